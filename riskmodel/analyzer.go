@@ -1,0 +1,41 @@
+package riskmodel
+
+import (
+	"context"
+	"fmt"
+)
+
+// Analyzer is the embedded rule reviewer. It is safe for concurrent use: after New it holds
+// only read-only state.
+type Analyzer struct {
+	policy Policy
+	rules  []*Rule
+}
+
+// New validates the policy and returns an analyzer with every built-in rule loaded.
+func New(p Policy) (*Analyzer, error) {
+	for k, m := range p.Mapping {
+		if err := m.Validate(); err != nil {
+			return nil, fmt.Errorf("policy mapping for %s: %w", k, err)
+		}
+	}
+	for i, r := range p.Rules {
+		if err := r.validate(); err != nil {
+			return nil, fmt.Errorf("policy rule %d (%s): %w", i+1, r.ID, err)
+		}
+	}
+	return &Analyzer{policy: p, rules: builtinRules()}, nil
+}
+
+// Policy returns the policy the analyzer was built with.
+func (a *Analyzer) Policy() Policy { return a.policy }
+
+// Exec assesses a shell command request.
+func (a *Analyzer) Exec(ctx context.Context, req ExecRequest) Verdict {
+	return a.execVerdict(ctx, req)
+}
+
+// MCP assesses an MCP tool call request.
+func (a *Analyzer) MCP(ctx context.Context, req MCPRequest) Verdict {
+	return a.mcpVerdict(ctx, req)
+}

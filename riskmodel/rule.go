@@ -1,0 +1,146 @@
+package riskmodel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// ExampleCwd is the cwd every rule example runs with; its home is /home/dev.
+const ExampleCwd = "/home/dev/project"
+
+// Rule is one built-in rule. Every rule carries its own examples: commands (or, for MCP rules,
+// JSON MCP requests) that must produce a finding with its id, and ones that must not.
+// `guardian rules test` and the package tests run them all, so a rule cannot silently stop
+// matching what it was written for.
+type Rule struct {
+	ID       string
+	Kind     Kind
+	Level    Level
+	Category Category
+	// Message describes what a matching segment does; a check may return a more specific
+	// sentence that replaces it in the finding.
+	Message string
+	// Contained marks medium rules whose effect stays inside the workspace and is reversible.
+	Contained bool
+	// Baseline rules classify what a command is ("a read-only tool", "a build tool"). They
+	// are consulted only for a segment no risk rule matched, and the first that matches wins.
+	Baseline bool
+	Match    []string
+	NoMatch  []string
+
+	exec func(c *execCtx, s *Segment) (string, bool)
+	mcp  func(c *mcpCtx) (string, bool)
+}
+
+// Rules lists the built-in rules in evaluation order.
+func (a *Analyzer) Rules() []Rule {
+	out := make([]Rule, len(a.rules))
+	for i, r := range a.rules {
+		out[i] = *r
+	}
+	return out
+}
+
+// RuleExampleFailure is a rule example that did not behave as its rule says.
+type RuleExampleFailure struct {
+	RuleID  string
+	Example string
+	// WantMatch is true for a must-match example that did not match, false for a
+	// must-not-match example that did.
+	WantMatch bool
+	// Got lists the rule ids the example produced.
+	Got []string
+}
+
+func (f RuleExampleFailure) String() string {
+	want := "must match"
+	if !f.WantMatch {
+		want = "must not match"
+	}
+	return fmt.Sprintf("%s: example %q %s, got rules %v", f.RuleID, f.Example, want, f.Got)
+}
+
+// TestRules runs every built-in rule's examples through a default-policy analyzer, so user
+// rules cannot mask a broken built-in. It returns the failures and the number of examples run.
+func TestRules(ctx context.Context) ([]RuleExampleFailure, int) {
+	a, err := New(Policy{})
+	if err != nil {
+		return []RuleExampleFailure{{RuleID: "policy", Example: err.Error(), WantMatch: true}}, 0
+	}
+	var fails []RuleExampleFailure
+	n := 0
+	for _, r := range a.rules {
+		check := func(ex string, want bool) {
+			n++
+			ids, err := a.exampleRuleIDs(ctx, r.Kind, ex)
+			if err != nil {
+				fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: ex, WantMatch: want, Got: []string{"error: " + err.Error()}})
+				return
+			}
+			if slices.Contains(ids, r.ID) != want {
+				fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: ex, WantMatch: want, Got: ids})
+			}
+		}
+		if len(r.Match) == 0 {
+			fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: "(none)", WantMatch: true})
+		}
+		for _, ex := range r.Match {
+			check(ex, true)
+		}
+		for _, ex := range r.NoMatch {
+			check(ex, false)
+		}
+	}
+	return fails, n
+}
+
+func (a *Analyzer) exampleRuleIDs(ctx context.Context, k Kind, ex string) ([]string, error) {
+	var v Verdict
+	if k == KindMCP {
+		var req MCPRequest
+		if err := json.Unmarshal([]byte(ex), &req); err != nil {
+			return nil, fmt.Errorf("example is not an MCP request: %w", err)
+		}
+		v = a.MCP(ctx, req)
+	} else {
+		v = a.Exec(ctx, ExecRequest{Command: []string{"bash", "-c", ex}, Cwd: ExampleCwd})
+	}
+	ids := make([]string, 0, len(v.Assessment.Findings))
+	for _, f := range v.Assessment.Findings {
+		ids = append(ids, f.RuleID)
+	}
+	return ids, nil
+}
+
+// builtinRules gathers every rule family in evaluation order and checks the table is sane:
+// unique ids, valid levels and categories, a check function for the rule's kind.
+func builtinRules() []*Rule {
+	var all []*Rule
+	for _, fam := range [][]*Rule{
+		shellRules(), fsRules(), vcsRules(), netRules(), credRules(), sysRules(), privRules(),
+		pkgRules(), interpRules(), cloudRules(), baselineRules(), mcpRules(),
+	} {
+		all = append(all, fam...)
+	}
+	seen := map[string]bool{}
+	for _, r := range all {
+		if r.Kind == "" {
+			r.Kind = KindExec
+		}
+		switch {
+		case seen[r.ID]:
+			panic("riskmodel: duplicate rule id " + r.ID)
+		case r.Level < Low || r.Level > Critical:
+			panic("riskmodel: rule " + r.ID + " has no level")
+		case r.Kind == KindExec && r.exec == nil, r.Kind == KindMCP && r.mcp == nil:
+			panic("riskmodel: rule " + r.ID + " has no check for its kind")
+		}
+		if _, err := ParseCategory(string(r.Category)); err != nil {
+			panic("riskmodel: rule " + r.ID + ": " + err.Error())
+		}
+		seen[r.ID] = true
+	}
+	return all
+}

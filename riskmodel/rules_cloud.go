@@ -1,0 +1,3 @@
+package riskmodel
+
+func cloudRules() []*Rule { return nil }

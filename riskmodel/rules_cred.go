@@ -1,0 +1,3 @@
+package riskmodel
+
+func credRules() []*Rule { return nil }

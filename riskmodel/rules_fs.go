@@ -1,0 +1,3 @@
+package riskmodel
+
+func fsRules() []*Rule { return nil }

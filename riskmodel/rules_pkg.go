@@ -1,0 +1,3 @@
+package riskmodel
+
+func pkgRules() []*Rule { return nil }

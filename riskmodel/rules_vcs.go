@@ -1,0 +1,3 @@
+package riskmodel
+
+func vcsRules() []*Rule { return nil }

@@ -1,0 +1,263 @@
+package riskmodel
+
+import (
+	"path"
+	"strings"
+)
+
+// Zone says where a path lies relative to what the agent may change freely. Zones are what
+// turn "rm -rf build" into a routine clean-up and "rm -rf ~/build" into a question.
+type Zone uint8
+
+// The zones, from harmless to catastrophic.
+const (
+	// ZoneWorkspace is inside a workspace root (the cwd or a configured root).
+	ZoneWorkspace Zone = iota + 1
+	// ZoneTemp is under /tmp, /var/tmp or /dev/shm.
+	ZoneTemp
+	// ZoneDevNull is /dev/null, /dev/stdout and the like: writing there changes nothing.
+	ZoneDevNull
+	// ZoneHome is under the home directory but outside every workspace.
+	ZoneHome
+	// ZoneSystem is a system location (/etc, /usr, /var, /dev/sda, …).
+	ZoneSystem
+	// ZoneUnknown is a path that could not be resolved (an unknown variable, a command
+	// substitution): treated as outside the workspace.
+	ZoneUnknown
+	// ZoneVital is "/", the home directory itself, a top-level system directory, or an
+	// ancestor of a workspace: deleting it recursively destroys everything below.
+	ZoneVital
+)
+
+var zoneNames = [...]string{ZoneWorkspace: "inside the workspace", ZoneTemp: "in a temporary directory",
+	ZoneDevNull: "a null device", ZoneHome: "in the home directory, outside the workspace",
+	ZoneSystem: "a system location", ZoneUnknown: "at a location that cannot be resolved",
+	ZoneVital: "a vital directory"}
+
+func (z Zone) String() string {
+	if int(z) < len(zoneNames) && zoneNames[z] != "" {
+		return zoneNames[z]
+	}
+	return "unknown zone"
+}
+
+// Scope is the per-request frame of reference: where the agent is, where home is, which roots
+// it may change.
+type Scope struct {
+	Cwd        string
+	Home       string
+	Workspaces []string
+	Protected  []string // absolute globs
+}
+
+// NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",
+// the home directory or a system directory.
+func NewScope(p *Policy, cwd string) *Scope {
+	s := &Scope{Home: p.Home}
+	if s.Home == "" {
+		s.Home = inferHome(cwd)
+	}
+	s.Home = path.Clean(s.Home)
+	if cwd == "" || !path.IsAbs(cwd) {
+		if cwd == "" {
+			cwd = s.Home
+		} else {
+			cwd = path.Join(s.Home, cwd)
+		}
+	}
+	s.Cwd = path.Clean(cwd)
+	for _, w := range p.Workspaces {
+		s.Workspaces = append(s.Workspaces, s.expandHome(path.Clean(w)))
+	}
+	if s.Cwd != "/" && s.Cwd != s.Home && !isSystemPath(s.Cwd) && !isAncestor(s.Cwd, s.Home) {
+		s.Workspaces = append(s.Workspaces, s.Cwd)
+	}
+	for _, g := range p.ProtectedPaths {
+		s.Protected = append(s.Protected, s.expandHome(g))
+	}
+	return s
+}
+
+// inferHome guesses the agent's home from its cwd: /home/NAME, /Users/NAME or /root.
+func inferHome(cwd string) string {
+	parts := strings.Split(strings.TrimPrefix(path.Clean(cwd), "/"), "/")
+	if len(parts) >= 2 && (parts[0] == "home" || parts[0] == "Users") && parts[1] != "" {
+		return "/" + parts[0] + "/" + parts[1]
+	}
+	if len(parts) >= 1 && parts[0] == "root" {
+		return "/root"
+	}
+	return "/home/user"
+}
+
+func (s *Scope) expandHome(p string) string {
+	switch {
+	case p == "~" || p == "$HOME" || p == "${HOME}":
+		return s.Home
+	case strings.HasPrefix(p, "~/"):
+		return path.Join(s.Home, p[2:])
+	case strings.HasPrefix(p, "$HOME/"):
+		return path.Join(s.Home, p[6:])
+	case strings.HasPrefix(p, "${HOME}/"):
+		return path.Join(s.Home, p[8:])
+	}
+	return p
+}
+
+// Resolve turns a path argument into an absolute, cleaned path. Globs are resolved
+// conservatively to the directory they could cover ("~/*" → home, "src/*.go" → src). ok is
+// false when the argument holds something unresolvable (a variable, a substitution, another
+// user's "~name").
+func (s *Scope) Resolve(arg string) (abs string, ok bool) {
+	p := s.expandHome(arg)
+	if strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`") || p == "" {
+		return "", false
+	}
+	if !path.IsAbs(p) {
+		p = path.Join(s.Cwd, p)
+	}
+	p = path.Clean(p)
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		// Everything from the glob's path element on could be anything below its directory.
+		dir := p[:i]
+		if j := strings.LastIndexByte(dir, '/'); j >= 0 {
+			dir = dir[:j]
+		}
+		if dir == "" {
+			dir = "/"
+		}
+		p = dir
+	}
+	return p, true
+}
+
+// HasGlob reports whether an argument would be expanded by the shell.
+func HasGlob(arg string) bool { return strings.ContainsAny(arg, "*?[") }
+
+// Zone classifies an absolute path (from Resolve); "" is ZoneUnknown.
+func (s *Scope) Zone(abs string) Zone {
+	if abs == "" {
+		return ZoneUnknown
+	}
+	if abs == "/" || abs == s.Home || isAncestor(abs, s.Home) || isTopLevelSystem(abs) {
+		return ZoneVital
+	}
+	for _, w := range s.Workspaces {
+		if isAncestor(abs, w) {
+			return ZoneVital
+		}
+	}
+	for _, w := range s.Workspaces {
+		if abs == w || isAncestor(w, abs) {
+			return ZoneWorkspace
+		}
+	}
+	switch {
+	case abs == "/dev/null" || abs == "/dev/stdout" || abs == "/dev/stderr" || abs == "/dev/zero" ||
+		abs == "/dev/random" || abs == "/dev/urandom" || abs == "/dev/tty" || strings.HasPrefix(abs, "/dev/fd/"):
+		return ZoneDevNull
+	case strings.HasPrefix(abs, "/tmp/") || strings.HasPrefix(abs, "/var/tmp/") || strings.HasPrefix(abs, "/dev/shm/") ||
+		strings.HasPrefix(abs, "/private/tmp/") || strings.HasPrefix(abs, "/var/folders/"):
+		return ZoneTemp
+	case isAncestor(s.Home, abs):
+		return ZoneHome
+	}
+	return ZoneSystem
+}
+
+// InWorkspace reports whether abs is inside a workspace root.
+func (s *Scope) InWorkspace(abs string) bool { return s.Zone(abs) == ZoneWorkspace }
+
+// IsWorkspaceRoot reports whether abs is itself a workspace root.
+func (s *Scope) IsWorkspaceRoot(abs string) bool {
+	for _, w := range s.Workspaces {
+		if abs == w {
+			return true
+		}
+	}
+	return false
+}
+
+// Protected reports whether abs matches a protected-path glob ("**" matches any depth).
+func (s *Scope) IsProtected(abs string) bool {
+	for _, g := range s.Protected {
+		if globPathMatch(g, abs) {
+			return true
+		}
+	}
+	return false
+}
+
+// Pretty shows abs relative to home ("~/.ssh") when it is below it, for summaries.
+func (s *Scope) Pretty(abs string) string {
+	if abs == s.Home {
+		return abs + " (the home directory)"
+	}
+	return abs
+}
+
+// isAncestor reports whether dir is a strict ancestor of p.
+func isAncestor(dir, p string) bool {
+	if dir == "/" {
+		return p != "/"
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
+var topLevelSystem = map[string]bool{
+	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/lib": true, "/lib32": true, "/lib64": true,
+	"/opt": true, "/proc": true, "/root": true, "/sbin": true, "/srv": true, "/sys": true, "/usr": true,
+	"/var": true, "/home": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true,
+	"/private": true, "/snap": true, "/mnt": true, "/media": true, "/run": true, "/usr/bin": true,
+	"/usr/lib": true, "/usr/local": true, "/usr/sbin": true, "/usr/share": true, "/var/lib": true,
+	"/var/log": true, "/etc/ssh": true, "/nix": true, "/nix/store": true,
+}
+
+func isTopLevelSystem(p string) bool { return topLevelSystem[p] }
+
+func isSystemPath(p string) bool {
+	if p == "/" || topLevelSystem[p] {
+		return true
+	}
+	for _, pre := range []string{"/etc/", "/usr/", "/bin/", "/sbin/", "/lib", "/boot/", "/sys/", "/proc/", "/var/", "/opt/", "/System/", "/Library/", "/private/etc/"} {
+		if strings.HasPrefix(p, pre) && !strings.HasPrefix(p, "/var/tmp/") && !strings.HasPrefix(p, "/var/folders/") {
+			return true
+		}
+	}
+	return false
+}
+
+// globPathMatch matches a path glob where "*" stays within one path element and "**" spans
+// any number of them; a pattern also matches everything below a matching directory.
+func globPathMatch(pattern, p string) bool {
+	pp := strings.Split(strings.Trim(pattern, "/"), "/")
+	ss := strings.Split(strings.Trim(p, "/"), "/")
+	return matchParts(pp, ss, 0)
+}
+
+func matchParts(pp, ss []string, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	for len(pp) > 0 {
+		if pp[0] == "**" {
+			if len(pp) == 1 {
+				return true
+			}
+			for i := 0; i <= len(ss); i++ {
+				if matchParts(pp[1:], ss[i:], depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(ss) == 0 {
+			return false
+		}
+		if ok, err := path.Match(pp[0], ss[0]); err != nil || !ok {
+			return false
+		}
+		pp, ss = pp[1:], ss[1:]
+	}
+	return true // the pattern matched a directory: everything below it is covered
+}

@@ -1,0 +1,66 @@
+package riskmodel
+
+// Segment is one simple command found in a request, after every wrapper has been unwrapped:
+// `sudo env X=1 bash -c "rm -rf ~"` yields a segment with Args ["rm","-rf","~"] reached via
+// sudo, env and bash -c. Rules judge segments one at a time; the most restrictive wins.
+type Segment struct {
+	// Args is the argv with quoting removed and known variables ($HOME, $PWD, earlier X=…)
+	// substituted. A word that could not be resolved keeps its shell text (e.g. "$TARGET").
+	Args []string
+	// Text is the segment's source as the agent wrote it (capped), for findings.
+	Text string
+	// Via lists the wrappers passed through to reach this command, outermost first:
+	// "sudo", "bash -c", "eval", "xargs", "find -exec", "$(…)", "<(…)", "heredoc", …
+	Via []string
+	// Privileged is set when a wrapper runs the command as another user (sudo, doas, su, …).
+	Privileged bool
+	// Dynamic is set when some word could not be resolved to a literal.
+	Dynamic bool
+	// Redirs are the segment's redirections with resolved targets.
+	Redirs []Redirect
+	// PipeIn is the segment whose output feeds this one's standard input, nil if none.
+	PipeIn *Segment
+	// Stdin holds a here-document or here-string body fed to this command.
+	Stdin string
+	// Parsed is false when the text could not be parsed as shell and Args is a best-effort
+	// whitespace split.
+	Parsed bool
+	// Depth counts the nested shell parses that led here (0 = the request itself).
+	Depth int
+}
+
+// Redirect is one redirection of a segment.
+type Redirect struct {
+	// Op is the operator as written: ">", ">>", "<", "&>", ">&", "<<", "<<<", …
+	Op string
+	// Fd is the explicit file descriptor, "" when implicit.
+	Fd string
+	// Target is the resolved target word (a path, "&1", a heredoc marker).
+	Target string
+}
+
+// Name is the command's name: the base name of Args[0] ("/bin/rm" → "rm"), or "" for a
+// segment with no words (a bare redirection such as "> file").
+func (s *Segment) Name() string {
+	if len(s.Args) == 0 {
+		return ""
+	}
+	n := s.Args[0]
+	for i := len(n) - 1; i >= 0; i-- {
+		if n[i] == '/' {
+			return n[i+1:]
+		}
+	}
+	return n
+}
+
+// Writes reports whether the segment redirects output into a file (not a descriptor).
+func (r Redirect) Writes() bool {
+	switch r.Op {
+	case ">", ">>", "&>", "&>>", ">|":
+		return true
+	case ">&":
+		return len(r.Target) > 0 && r.Target[0] != '&' && (r.Target[0] < '0' || r.Target[0] > '9') && r.Target != "-"
+	}
+	return false
+}

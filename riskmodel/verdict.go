@@ -1,0 +1,116 @@
+package riskmodel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// finish turns the findings of one request into a verdict: each finding without an explicit
+// decision (user rules set one) is mapped by the kind's mapping; the request's decision is the
+// most restrictive, its level the highest, and its category and summary come from the finding
+// that decided. A request with no findings at all is asked about: silence is not consent.
+func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdict {
+	m := a.policy.mappingFor(kind)
+	for i := range findings {
+		if findings[i].Decision == 0 {
+			findings[i].Decision = m.Decide(findings[i].Level, findings[i].Contained)
+		}
+	}
+	if len(findings) == 0 {
+		findings = append(findings, Finding{RuleID: "empty", Level: Medium, Category: CatNone,
+			Message: "Nothing in the request could be analysed", Decision: Ask})
+	}
+	top := 0
+	level := Low
+	for i, f := range findings {
+		if f.Level > level {
+			level = f.Level
+		}
+		t := findings[top]
+		if f.Decision > t.Decision || (f.Decision == t.Decision && f.Level > t.Level) {
+			top = i
+		}
+	}
+	t := findings[top]
+	cat := t.Category
+	if t.Level < level {
+		// The decision came from a user rule on a lesser finding; report the worst risk's
+		// category alongside the worst level so the assessment stays truthful.
+		for _, f := range findings {
+			if f.Level == level {
+				cat = f.Category
+				break
+			}
+		}
+	}
+	summary := t.Message
+	if t.Level == Low && describe != "" {
+		summary = describe
+	}
+	if n := countOthers(findings, t.Segment); n > 0 && t.Segment != "" {
+		summary = fmt.Sprintf("%s (and %d other command%s)", strings.TrimSuffix(summary, "."), n, plural(n))
+	}
+	decidedBy := "rule:" + t.RuleID
+	return Verdict{
+		Decision:  t.Decision,
+		DecidedBy: decidedBy,
+		Assessment: Assessment{
+			Summary:   sentence(summary),
+			Level:     level,
+			Category:  cat,
+			Rationale: rationale(t, findings),
+			Findings:  findings,
+		},
+	}
+}
+
+func countOthers(fs []Finding, seg string) int {
+	seen := map[string]bool{seg: true}
+	n := 0
+	for _, f := range fs {
+		if !seen[f.Segment] {
+			seen[f.Segment] = true
+			n++
+		}
+	}
+	return n
+}
+
+func rationale(top Finding, fs []Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s (%s, %s) → %s.", top.RuleID, sentence(top.Message), top.Level, top.Category, top.Decision)
+	others := 0
+	for _, f := range fs {
+		if f.Decision == top.Decision && f.Level >= Medium && f.RuleID != top.RuleID {
+			if others == 0 {
+				b.WriteString(" Also:")
+			}
+			if others < 3 {
+				fmt.Fprintf(&b, " %s (%s);", f.RuleID, f.Level)
+			}
+			others++
+		}
+	}
+	if others > 3 {
+		fmt.Fprintf(&b, " and %d more.", others-3)
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
