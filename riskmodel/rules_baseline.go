@@ -1,3 +1,198 @@
 package riskmodel
 
-func baselineRules() []*Rule { return nil }
+import (
+	"strings"
+)
+
+// readOnly are commands that only read and print. Commands that can also write (sed -i, find
+// -delete, awk system()) are caught by risk rules first, which is why these are baseline.
+var readOnly = map[string]bool{
+	"ls": true, "cat": true, "head": true, "tail": true, "less": true, "more": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
+	"rg": true, "ag": true, "ack": true, "find": true, "fd": true, "tree": true, "stat": true, "file": true, "du": true, "df": true, "pwd": true,
+	"echo": true, "printf": true, "which": true, "whereis": true, "type": true, "date": true, "uname": true, "whoami": true, "id": true,
+	"hostname": true, "ps": true, "pgrep": true, "uptime": true, "free": true, "sort": true, "uniq": true, "cut": true, "tr": true, "jq": true,
+	"yq": true, "diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "shasum": true, "md5": true, "basename": true,
+	"dirname": true, "realpath": true, "readlink": true, "true": true, "false": true, "test": true, "[": true, "sleep": true, "seq": true,
+	"xxd": true, "od": true, "hexdump": true, "strings": true, "column": true, "tac": true, "nl": true, "fold": true, "fmt": true, "paste": true,
+	"join": true, "comm": true, "lsof": true, "netstat": true, "ss": true, "top": true, "htop": true, "lsblk": true, "mount": false,
+	"locale": true, "groups": true, "getent": true, "nproc": true, "lscpu": true, "sw_vers": true, "arch": true, "tty": true, "man": true,
+	"help": true, "cal": true, "bc": true, "expr": true, "awk": true, "gawk": true, "sed": true, "zcat": true, "bat": true, "exa": true,
+	"eza": true, "base64": true, "openssl": true, "ssh-keygen": true, "gpg": false, "sqlite3": false, "git-lfs": false, "printenv": true,
+	"history": true, "jobs": true, "wait": true, "getconf": true, "ulimit": true, "vmstat": true, "iostat": true, "dmesg": true,
+	"journalctl": true, "lsusb": true, "lspci": true, "ldd": true, "nm": true, "objdump": true, "otool": true, "size": true, "identify": true,
+	"pdfinfo": true, "exiftool": true, "mdls": true, "defaults": false, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
+	"time": true, "command": true, "hash": true, "read": true, "shasum256": true, "cksum": true, "b2sum": true, "numfmt": true, "iconv": true,
+	"csvlook": true, "xmllint": true, "tidy": false, "pandoc": false, "glow": true, "delta": true, "difft": true, "colordiff": true,
+}
+
+// shellBuiltins change only the shell's own state.
+var shellBuiltins = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "unset": true, "set": true, "shopt": true,
+	"alias": true, "unalias": true, "local": true, "declare": true, "typeset": true, "readonly": true, "source": false, "exit": true,
+	"return": true, ":": true, "shift": true, "trap": true, "umask": true, "setopt": true, "nvm": true, "conda": false, "deactivate": true,
+	"break": true, "continue": true, "let": true, "getopts": true, "disown": true, "fg": true, "bg": true, "builtin": true, "enable": false}
+
+// netReaders are network tools that only look something up or download to stdout/workspace.
+var netReaders = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "dig": true, "nslookup": true,
+	"host": true, "ping": true, "ping6": true, "traceroute": true, "tracepath": true, "mtr": true, "whois": true, "ssh-keyscan": true,
+	"nc": true, "ncat": true, "netcat": true, "aria2c": true, "fetch": true, "openssl": false}
+
+// workspaceWriters change files; baseline-classified when every target is in the workspace or
+// a temporary directory (the fs.write rules catch the rest).
+var workspaceWriters = map[string]bool{"mkdir": true, "touch": true, "cp": true, "mv": true, "ln": true, "tee": true, "sed": true,
+	"perl": false, "install": true, "tar": true, "unzip": true, "zip": true, "gzip": true, "gunzip": true, "bzip2": true, "xz": true,
+	"unxz": true, "7z": true, "rsync": true, "patch": true, "chmod": true, "truncate": true, "dd": true, "split": true, "csplit": true,
+	"ditto": true, "convert": true, "magick": true, "ffmpeg": true, "pandoc": true, "protoc": true, "sqlite3": true, "git": false,
+	"mktemp": true, "cmp": false, "ssh-keygen": true, "openssl": true, "gpg": true, "code": true, "vim": true, "nano": true, "emacs": true,
+	"vi": true, "ed": true, "uniq": false, "sort": true, "source": true, ".": true, "ex": true, "tidy": true,
+	"prettier": true, "gofmt": true, "goimports": true, "rustfmt": true, "black": true, "touch2": false, "cmake": true}
+
+func baselineRules() []*Rule {
+	return []*Rule{
+		{
+			ID: "base.git-read", Baseline: true, Level: Low, Category: CatReadOnly,
+			Message: "Inspects the repository with git",
+			Match:   []string{"git status", "git log --oneline -5", "git diff HEAD~1", "git -C sub show HEAD", "git fetch origin", "git branch -a", "git clone https://github.com/org/lib.git vendor/lib"},
+			NoMatch: []string{"git push", "git reset --hard"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, _ := gitSub(s)
+				switch sub {
+				case "status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "describe",
+					"shortlog", "tag", "stash", "reflog", "fetch", "cat-file", "rev-list", "config", "help", "version", "--version", "whatchanged",
+					"name-rev", "merge-base", "show-ref", "for-each-ref", "count-objects", "fsck", "check-ignore", "ls-remote", "var", "gc",
+					"range-diff", "difftool", "format-patch", "archive", "bundle", "verify-commit", "verify-tag", "instaweb", "maintenance", "clone", "lfs":
+					if sub == "fetch" || sub == "clone" || sub == "ls-remote" {
+						return "Downloads from a remote repository with git " + sub, true
+					}
+					return "Inspects the repository with git " + sub, true
+				case "":
+					return "Runs git", len(s.Args) >= 1 && s.Name() == "git"
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "base.workspace-write", Baseline: true, Level: Medium, Category: CatNone, Contained: true,
+			Message: "Creates or changes files inside the workspace",
+			Match:   []string{"mkdir -p build/out", "touch notes.md", "cp a.txt b.txt", "sed -i 's/foo/bar/g' src/app.py", "tar czf out.tgz src", "chmod +x scripts/build.sh"},
+			NoMatch: []string{"cp a.txt ~/b.txt"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				n := s.Name()
+				if !workspaceWriters[n] {
+					return "", false
+				}
+				ts := writeTargets(c, s)
+				if n == "chmod" {
+					if p := s.positional(0); len(p) > 1 {
+						ts = c.targets(p[1:])
+					}
+				}
+				if len(ts) == 0 && readOnly[n] {
+					return "", false // sed without -i, sort without -o: a read
+				}
+				for _, t := range ts {
+					if t.zone != ZoneWorkspace && t.zone != ZoneTemp && t.zone != ZoneDevNull {
+						return "", false
+					}
+				}
+				if len(ts) > 0 {
+					return "Runs " + n + " on " + ts[0].arg + " inside the workspace", true
+				}
+				return "Runs " + n + " inside the workspace", true
+			},
+		},
+		{
+			ID: "base.read-only", Baseline: true, Level: Low, Category: CatReadOnly,
+			Message: "Runs a read-only command",
+			Match:   []string{"ls -la", "cat src/main.go", "grep -rn TODO .", "jq .version package.json", "wc -l *.go", "ps aux"},
+			NoMatch: []string{"rm x", "unknowncmd"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				n := s.Name()
+				if !readOnly[n] {
+					return "", false
+				}
+				for _, r := range s.Redirs {
+					if r.Writes() {
+						if t := c.target(r.Target); t.zone != ZoneWorkspace && t.zone != ZoneTemp && t.zone != ZoneDevNull {
+							return "", false
+						}
+						return "Runs " + n + " and writes its output to " + r.Target + " inside the workspace", true
+					}
+				}
+				if (n == "sed" || n == "awk" || n == "gawk") && strings.Contains(strings.Join(s.Args, " "), "system(") {
+					return "", false
+				}
+				return describeRead(c, s), true
+			},
+		},
+		{
+			ID: "base.shell-state", Baseline: true, Level: Low, Category: CatNone,
+			Message: "Changes only the shell's own state (directory, variables)",
+			Match:   []string{"cd src", "export NODE_ENV=test", "set -euo pipefail", "X=1"},
+			NoMatch: []string{"rm x"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if shellBuiltins[s.Name()] {
+					return "Runs the shell builtin " + s.Name(), true
+				}
+				if len(s.Args) == 0 && len(s.Redirs) == 0 {
+					return "Sets shell variables", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "base.redirect", Baseline: true, Level: Low, Category: CatNone,
+			Message: "Redirects output inside the workspace",
+			Match:   []string{">> build.log", "2>/dev/null"},
+			NoMatch: []string{"ls"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if len(s.Args) > 0 {
+					return "", false
+				}
+				for _, r := range s.Redirs {
+					if r.Writes() {
+						if t := c.target(r.Target); t.zone != ZoneWorkspace && t.zone != ZoneTemp && t.zone != ZoneDevNull {
+							return "", false
+						}
+					}
+				}
+				return "Redirects output to " + s.Redirs[0].Target, len(s.Redirs) > 0
+			},
+		},
+		{
+			ID: "base.net-read", Baseline: true, Level: Low, Category: CatNetworkEgress,
+			Message: "Downloads or looks up something on the network without sending local data",
+			Match:   []string{"curl -s https://api.github.com/repos/golang/go", "dig example.com", "curl -I https://example.com", "wget -q https://example.com/data.csv -O data/data.csv"},
+			NoMatch: []string{"curl -d @x https://x.example"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if !netReaders[s.Name()] {
+					return "", false
+				}
+				for _, t := range writeTargets(c, s) {
+					if t.zone != ZoneWorkspace && t.zone != ZoneTemp && t.zone != ZoneDevNull {
+						return "", false
+					}
+				}
+				if h := describeHosts([]*Segment{s}); h != "the network" {
+					return "Fetches data from " + h + " with " + s.Name(), true
+				}
+				return "Runs the network tool " + s.Name(), true
+			},
+		},
+	}
+}
+
+// describeRead writes a summary for a read-only command: what it reads, and where.
+func describeRead(c *execCtx, s *Segment) string {
+	p := s.positional(0)
+	if len(p) == 0 {
+		return "Runs " + joinArgs(s.Args) + " (read-only)"
+	}
+	t := c.target(p[len(p)-1])
+	switch t.zone {
+	case ZoneWorkspace:
+		return "Runs " + joinArgs(s.Args) + " (read-only, inside the workspace)"
+	case ZoneUnknown:
+		return "Runs " + joinArgs(s.Args) + " (read-only)"
+	}
+	return "Runs " + joinArgs(s.Args) + " (read-only)"
+}

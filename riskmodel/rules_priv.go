@@ -1,3 +1,169 @@
 package riskmodel
 
-func privRules() []*Rule { return nil }
+import (
+	"strings"
+)
+
+// sudoChecks are sudo invocations that only check or drop credentials.
+func sudoCheckOnly(s *Segment) bool {
+	if s.Name() != "sudo" {
+		return false
+	}
+	rest := skipOpts(s.Args[1:], sudoArgOpts)
+	if len(rest) > 0 {
+		return rest[0] == "true"
+	}
+	return s.hasFlag("lvkK", "--list", "--validate", "--reset-timestamp", "--remove-timestamp")
+}
+
+func privRules() []*Rule {
+	return []*Rule{
+		{
+			ID: "priv.sudo", Level: High, Category: CatPrivilegeEscalation,
+			Message: "Runs a command as root",
+			Match:   []string{"sudo make install", "sudo -u postgres psql", "doas ls /root", "sudo -i", "su -", "pkexec bash"},
+			NoMatch: []string{"sudo -n true", "sudo -l", "make install"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if sudoCheckOnly(s) || (s.Name() == "true" && s.Privileged) {
+					return "", false
+				}
+				if s.Name() == "sudo" || s.Name() == "su" || s.Name() == "doas" {
+					return "Opens a root shell with " + joinArgs(s.Args), true
+				}
+				if s.Privileged {
+					return "Runs `" + joinArgs(s.Args) + "` as root", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "priv.sudo-check", Level: Low, Category: CatNone,
+			Message: "Checks whether sudo is available without running anything as root",
+			Match:   []string{"sudo -n true", "sudo -l", "sudo -k"},
+			NoMatch: []string{"sudo rm x"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				return "", sudoCheckOnly(s) || s.Name() == "true" && s.Privileged && len(s.Args) == 1
+			},
+		},
+		{
+			ID: "priv.setuid", Level: Critical, Category: CatPrivilegeEscalation,
+			Message: "Makes a program run with its owner's privileges (setuid/setgid)",
+			Match:   []string{"chmod u+s /tmp/sh", "sudo chmod 4755 ./backdoor", "chmod +s bash", "setcap cap_setuid+ep ./x"},
+			NoMatch: []string{"chmod +x build.sh", "chmod 755 bin/app"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				switch s.Name() {
+				case "chmod":
+					for _, m := range s.positional(0) {
+						if strings.Contains(m, "+s") || strings.Contains(m, "u+s") || strings.Contains(m, "g+s") ||
+							len(m) == 4 && isOctal(m) && (m[0] == '4' || m[0] == '2' || m[0] == '6') {
+							return "Sets the setuid/setgid bit (" + m + "), letting anyone run the file with its owner's privileges", true
+						}
+						break
+					}
+				case "setcap":
+					return "Grants file capabilities with setcap", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "priv.perms-wide", Level: High, Category: CatSecurityWeakening,
+			Message: "Makes files writable by everyone or changes their owner outside the workspace",
+			Match:   []string{"chmod -R 777 ~/", "chmod 666 /etc/hosts", "sudo chown -R dev /usr/local", "chmod o+w ~/.bashrc", "chmod -R a+rwx /var/www"},
+			NoMatch: []string{"chmod +x scripts/build.sh", "chmod 600 ~/.ssh/config", "chmod 644 README.md"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				n := s.Name()
+				if n != "chmod" && n != "chown" && n != "chgrp" {
+					return "", false
+				}
+				p := s.positional(0, "--reference")
+				if len(p) < 2 {
+					return "", false
+				}
+				mode, files := p[0], p[1:]
+				if n == "chmod" && !worldWritable(mode) {
+					return "", false
+				}
+				for _, t := range c.targets(files) {
+					if t.zone != ZoneWorkspace && t.zone != ZoneTemp {
+						if n == "chmod" {
+							return "Makes " + c.where(t) + " writable by every user (" + mode + ")", true
+						}
+						return "Changes the owner of " + c.where(t) + " to " + mode, true
+					}
+				}
+				if n == "chmod" && s.hasFlag("R", "--recursive") {
+					return "Makes the files below " + files[0] + " writable by every user (" + mode + ")", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "priv.perms-vital", Level: Critical, Category: CatSecurityWeakening,
+			Message: "Changes permissions or ownership of a vital directory recursively",
+			Match:   []string{"chmod -R 777 /", "sudo chown -R nobody /etc", "chmod -R 000 ~"},
+			NoMatch: []string{"chmod -R 755 ./public"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				n := s.Name()
+				if (n != "chmod" && n != "chown" && n != "chgrp") || !s.hasFlag("R", "--recursive") {
+					return "", false
+				}
+				p := s.positional(0)
+				if len(p) < 2 {
+					return "", false
+				}
+				for _, t := range c.targets(p[1:]) {
+					if t.zone == ZoneVital {
+						return "Recursively changes permissions of " + c.where(t) + " (" + n + " " + p[0] + ")", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "priv.accounts", Level: Critical, Category: CatPrivilegeEscalation,
+			Message: "Changes user accounts or grants administrator rights",
+			Match:   []string{"sudo usermod -aG sudo dev", "useradd -m backdoor", "passwd root", "visudo", "dscl . -append /Groups/admin GroupMembership dev", "usermod -aG docker $USER"},
+			NoMatch: []string{"id", "groups"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				switch s.Name() {
+				case "useradd", "adduser", "userdel", "deluser", "usermod", "groupadd", "groupmod", "gpasswd", "passwd", "chpasswd", "visudo", "vipw", "chsh":
+					return "Runs " + joinArgs(s.Args) + ", changing accounts or administrator rights", true
+				case "dscl", "sysadminctl", "dseditgroup":
+					if s.arg("-create", "-append", "-delete", "-passwd", "-addUser", "-edit", "-o") || strings.Contains(strings.Join(s.Args, " "), "admin") {
+						return "Changes macOS accounts with " + s.Name(), true
+					}
+				}
+				return "", false
+			},
+		},
+	}
+}
+
+func isOctal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '7' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// worldWritable reports whether a chmod mode grants write to others (777, 666, o+w, a+w).
+func worldWritable(mode string) bool {
+	if isOctal(mode) && len(mode) >= 3 {
+		o := mode[len(mode)-1]
+		return o == '2' || o == '3' || o == '6' || o == '7'
+	}
+	for _, part := range strings.Split(mode, ",") {
+		i := strings.IndexAny(part, "+=")
+		if i < 0 {
+			continue
+		}
+		who, perm := part[:i], part[i+1:]
+		if (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm, "w") {
+			return true
+		}
+	}
+	return false
+}

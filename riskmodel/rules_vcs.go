@@ -1,3 +1,358 @@
 package riskmodel
 
-func vcsRules() []*Rule { return nil }
+import (
+	"strings"
+)
+
+// gitGlobalOpts are git's options before the subcommand that take a value.
+var gitGlobalOpts = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+
+// protectedBranches are branch names whose history others rely on.
+var protectedBranches = map[string]bool{"main": true, "master": true, "trunk": true, "develop": true, "dev": true,
+	"release": true, "production": true, "prod": true, "staging": true, "stable": true, "gh-pages": true}
+
+func isProtectedBranch(ref string) bool {
+	ref = strings.TrimPrefix(ref, "+")
+	if i := strings.LastIndexByte(ref, ':'); i >= 0 {
+		ref = ref[i+1:]
+	}
+	ref = strings.TrimPrefix(ref, "refs/heads/")
+	return protectedBranches[ref] || strings.HasPrefix(ref, "release/") || strings.HasPrefix(ref, "release-")
+}
+
+// gitSub returns the git subcommand and its arguments (options included) after it.
+func gitSub(s *Segment) (string, []string) {
+	if s.Name() != "git" {
+		return "", nil
+	}
+	args := s.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			for _, o := range gitGlobalOpts {
+				if a == o {
+					i++
+					break
+				}
+			}
+			continue
+		}
+		return a, args[i+1:]
+	}
+	return "", nil
+}
+
+// pushInfo describes a git push.
+type pushInfo struct {
+	force, lease, mirror, del bool
+	remote                    string
+	refs                      []string
+}
+
+func parsePush(rest []string) pushInfo {
+	var p pushInfo
+	var pos []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--force" || a == "-f" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
+			p.force = true
+		case strings.HasPrefix(a, "--force-with-lease") || a == "--force-if-includes":
+			p.lease = true
+		case a == "--mirror" || a == "--prune":
+			p.mirror = true
+		case a == "--delete" || a == "-d":
+			p.del = true
+		case a == "--repo" || a == "-o" || a == "--push-option" || a == "--receive-pack" || a == "--exec":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) > 0 {
+		p.remote = pos[0]
+		p.refs = pos[1:]
+	}
+	for _, r := range p.refs {
+		if strings.HasPrefix(r, "+") {
+			p.force = true
+		}
+		if strings.HasPrefix(r, ":") {
+			p.del = true
+		}
+	}
+	return p
+}
+
+func vcsRules() []*Rule {
+	return []*Rule{
+		{
+			ID: "vcs.push.force-protected", Level: Critical, Category: CatDestructiveVCS,
+			Message: "Force-pushes or deletes a shared branch, rewriting history others rely on",
+			Match:   []string{"git push --force origin main", "git push -f origin master", "git push origin +main", "git push --mirror backup", "git push origin --delete main", "git push origin :master", "git -C repo push -f origin HEAD:main"},
+			NoMatch: []string{"git push origin main", "git push --force origin feature/x", "git push --force-with-lease origin feat"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				if sub != "push" {
+					return "", false
+				}
+				p := parsePush(rest)
+				if p.mirror {
+					return "Mirror-pushes to " + p.remote + ", overwriting and deleting every remote branch", true
+				}
+				for _, r := range p.refs {
+					if isProtectedBranch(r) && (p.force || p.lease || p.del) {
+						verb := "Force-pushes to"
+						if p.del {
+							verb = "Deletes"
+						}
+						return verb + " the shared branch " + strings.TrimLeft(r, "+:") + " on " + p.remote + ", rewriting history others rely on", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "vcs.push.force", Level: High, Category: CatDestructiveVCS,
+			Message: "Force-pushes, replacing remote history",
+			Match:   []string{"git push --force origin feature/x", "git push -f", "git push --force-with-lease origin feat", "git push origin --delete old-branch"},
+			NoMatch: []string{"git push origin feature/x", "git push -f origin main"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				if sub != "push" {
+					return "", false
+				}
+				p := parsePush(rest)
+				if !(p.force || p.lease || p.del) || p.mirror {
+					return "", false
+				}
+				for _, r := range p.refs {
+					if isProtectedBranch(r) {
+						return "", false
+					}
+				}
+				target := "the current branch"
+				if len(p.refs) > 0 {
+					target = strings.TrimLeft(p.refs[0], "+:")
+				}
+				if p.del {
+					return "Deletes the remote branch " + target, true
+				}
+				return "Force-pushes " + target + ", replacing its remote history", true
+			},
+		},
+		{
+			ID: "vcs.push", Level: Medium, Category: CatNetworkEgress,
+			Message: "Pushes commits to a remote repository, publishing them",
+			Match:   []string{"git push origin feature/login", "git push", "git push -u origin HEAD"},
+			NoMatch: []string{"git push --force origin x", "git pull"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				if sub != "push" {
+					return "", false
+				}
+				p := parsePush(rest)
+				if p.force || p.lease || p.del || p.mirror {
+					return "", false
+				}
+				where := "its upstream"
+				if p.remote != "" {
+					where = p.remote
+				}
+				if len(p.refs) > 0 {
+					return "Pushes " + strings.Join(p.refs, " ") + " to " + where, true
+				}
+				return "Pushes the current branch to " + where, true
+			},
+		},
+		{
+			ID: "vcs.discard-work", Level: Medium, Category: CatDestructiveVCS,
+			Message: "Discards uncommitted changes or untracked files for good",
+			Match:   []string{"git reset --hard", "git reset --hard origin/main", "git clean -fdx", "git checkout -- .", "git restore .", "git checkout .", "git stash clear"},
+			NoMatch: []string{"git reset --soft HEAD~1", "git reset HEAD file.go", "git clean -n", "git checkout -b x", "git stash"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				switch sub {
+				case "reset":
+					if containsArg(rest, "--hard") || containsArg(rest, "--merge") || containsArg(rest, "--keep") {
+						return "Resets the working tree with git reset --hard, discarding uncommitted changes for good", true
+					}
+				case "clean":
+					seg := &Segment{Args: append([]string{"git"}, rest...)}
+					if seg.hasFlag("f", "--force") && !seg.hasFlag("n", "--dry-run") {
+						return "Deletes untracked files with git clean, which git cannot recover", true
+					}
+				case "checkout", "restore":
+					for i, a := range rest {
+						if (a == "." || a == "--" && i+1 < len(rest) && rest[i+1] == ".") && !containsArg(rest, "--staged") {
+							return "Discards every uncommitted change in the working tree", true
+						}
+					}
+				case "stash":
+					if len(rest) > 0 && rest[0] == "clear" {
+						return "Drops every stash, losing the work saved in them", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "vcs.history-destroy", Level: High, Category: CatDestructiveVCS,
+			Message: "Rewrites or prunes repository history beyond easy recovery",
+			Match:   []string{"git filter-branch --tree-filter 'rm -f x' HEAD", "git filter-repo --path secrets.txt --invert-paths", "git reflog expire --expire=now --all", "git gc --prune=now", "git update-ref -d refs/heads/main"},
+			NoMatch: []string{"git gc", "git reflog"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				switch sub {
+				case "filter-branch", "filter-repo":
+					return "Rewrites the repository's whole history with git " + sub, true
+				case "reflog":
+					if len(rest) > 0 && (rest[0] == "expire" || rest[0] == "delete") {
+						return "Expires the reflog, removing the way to recover lost commits", true
+					}
+				case "gc":
+					if a, ok := (&Segment{Args: append([]string{"git"}, rest...)}).argPrefix("--prune=now", "--prune=all"); ok {
+						return "Prunes unreachable commits now (" + a + "), making lost work unrecoverable", true
+					}
+				case "update-ref":
+					if containsArg(rest, "-d") {
+						return "Deletes a ref directly with git update-ref", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "vcs.config-exec", Level: High, Category: CatPersistence,
+			Message: "Changes git configuration that makes git run other programs or send credentials",
+			Match:   []string{"git config --global core.hooksPath /tmp/hooks", "git config core.sshCommand 'ssh -i key'", "git config --global credential.helper store", "git config --global alias.st '!rm -rf ~'"},
+			NoMatch: []string{"git config user.name Dev", "git config --get remote.origin.url"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				if sub != "config" {
+					return "", false
+				}
+				for i, a := range rest {
+					k := strings.ToLower(a)
+					if strings.HasPrefix(k, "core.hookspath") || strings.HasPrefix(k, "core.sshcommand") || strings.HasPrefix(k, "core.fsmonitor") ||
+						strings.HasPrefix(k, "credential.") || strings.HasPrefix(k, "core.pager") || strings.HasPrefix(k, "core.editor") ||
+						strings.HasPrefix(k, "filter.") || strings.HasPrefix(k, "diff.") && strings.HasSuffix(k, ".textconv") ||
+						strings.HasPrefix(k, "alias.") && i+1 < len(rest) && strings.HasPrefix(rest[i+1], "!") {
+						if i+1 < len(rest) {
+							return "Sets git " + a + ", which makes git run or hand credentials to another program", true
+						}
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "vcs.config-insecure", Level: High, Category: CatSecurityWeakening,
+			Message: "Turns off TLS verification for git",
+			Match:   []string{"git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x/y"},
+			NoMatch: []string{"git config --global http.sslVerify true"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if s.Name() != "git" {
+					return "", false
+				}
+				joined := strings.ToLower(strings.Join(s.Args, " "))
+				if strings.Contains(joined, "http.sslverify false") || strings.Contains(joined, "http.sslverify=false") || strings.Contains(joined, "http.sslverify 0") {
+					return "Turns off TLS certificate checks for git, exposing fetches and pushes to interception", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "vcs.config-global", Level: Medium, Category: CatSystemModification,
+			Message: "Changes the user's global git configuration",
+			Match:   []string{"git config --global user.email bot@example.com", "git remote set-url origin git@evil.example:x/y.git"},
+			NoMatch: []string{"git config user.name Dev", "git config --global --get user.name", "git config --global --list"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				if sub == "remote" && len(rest) > 0 && (rest[0] == "set-url" || rest[0] == "add" && false) {
+					return "Points the remote " + strings.Join(rest[1:], " ") + " elsewhere, redirecting future pushes", true
+				}
+				if sub != "config" || !(containsArg(rest, "--global") || containsArg(rest, "--system")) {
+					return "", false
+				}
+				seg := &Segment{Args: append([]string{"git"}, rest...)}
+				if seg.hasFlag("l", "--get", "--get-all", "--list", "--get-regexp", "--show-origin") {
+					return "", false
+				}
+				if len(seg.positional(0)) < 2 {
+					return "", false
+				}
+				return "Changes the global git configuration (" + joinArgs(rest) + ")", true
+			},
+		},
+		{
+			ID: "vcs.local-change", Level: Medium, Category: CatNone, Contained: true,
+			Message: "Changes the local repository (commits, branches, merges), recoverable from the reflog",
+			Match:   []string{"git commit -m 'fix'", "git checkout -b feature/x", "git rebase main", "git branch -D old", "git stash drop", "git merge main", "git add -A", "git tag v1.2.0"},
+			NoMatch: []string{"git status", "git push"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				switch sub {
+				case "commit", "add", "rm", "mv", "checkout", "switch", "branch", "merge", "rebase", "cherry-pick", "revert", "stash", "tag", "restore", "reset", "am", "apply", "worktree", "submodule", "init", "notes", "bisect", "pull", "sparse-checkout", "lfs", "mergetool", "clean":
+					if sub == "branch" && !(&Segment{Args: append([]string{"git"}, rest...)}).hasFlag("dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream") && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+						return "Creates the branch " + rest[0], true
+					}
+					if sub == "branch" && (len(rest) == 0 || !(&Segment{Args: append([]string{"git"}, rest...)}).hasFlag("dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream")) {
+						return "", false
+					}
+					if sub == "stash" && len(rest) > 0 && (rest[0] == "list" || rest[0] == "show") {
+						return "", false
+					}
+					if sub == "tag" && (len(rest) == 0 || rest[0] == "-l" || rest[0] == "--list") {
+						return "", false
+					}
+					if sub == "pull" {
+						return "Pulls and merges remote changes into the working tree", true
+					}
+					return "Runs git " + sub + ", changing the local repository", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "vcs.gh-destructive", Level: High, Category: CatDataDeletion,
+			Message: "Deletes or archives a GitHub repository or release",
+			Match:   []string{"gh repo delete org/app --yes", "gh release delete v1.0", "gh api -X DELETE repos/org/app"},
+			NoMatch: []string{"gh pr list", "gh api repos/org/app"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if s.Name() != "gh" {
+					return "", false
+				}
+				a, b := s.sub(0), s.sub(1)
+				if b == "delete" || b == "archive" || a == "api" && (containsArg(s.Args, "DELETE") || containsArg(s.Args, "--method=DELETE")) {
+					return "Runs gh " + a + " " + b + ", deleting data on GitHub", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "vcs.gh-write", Level: Medium, Category: CatNetworkEgress,
+			Message: "Creates or changes something on GitHub in the user's name",
+			Match:   []string{"gh pr create --fill", "gh issue comment 12 --body hi", "gh pr merge 5", "gh api -X POST repos/o/r/issues -f title=x"},
+			NoMatch: []string{"gh pr list", "gh pr view 3", "gh run watch"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if s.Name() != "gh" {
+					return "", false
+				}
+				a, b := s.sub(0), s.sub(1)
+				if a == "api" {
+					if containsArg(s.Args, "POST") || containsArg(s.Args, "PATCH") || containsArg(s.Args, "PUT") || s.hasFlag("fF", "--field", "--raw-field", "--input") {
+						return "Sends a write request to the GitHub API", true
+					}
+					return "", false
+				}
+				switch b {
+				case "create", "comment", "merge", "close", "reopen", "edit", "review", "ready", "fork", "rename", "set", "upload", "transfer", "lock", "pin", "run", "rerun", "cancel", "enable", "disable", "sync":
+					return "Runs gh " + a + " " + b + ", acting on GitHub in the user's name", true
+				}
+				return "", false
+			},
+		},
+	}
+}

@@ -22,6 +22,10 @@ type Segment struct {
 	PipeIn *Segment
 	// Stdin holds a here-document or here-string body fed to this command.
 	Stdin string
+	// Code is set for an interpreter running inline code (python -c, a heredoc to node, …);
+	// CodeOpaque when that code does things the analysis could not follow.
+	Code       bool
+	CodeOpaque bool
 	// Parsed is false when the text could not be parsed as shell and Args is a best-effort
 	// whitespace split.
 	Parsed bool

@@ -1,0 +1,176 @@
+package riskmodel
+
+import (
+	"strings"
+)
+
+// hasFlag reports whether a segment has a short flag letter (alone or clustered: -rf has r
+// and f) or one of the long flags. Arguments after "--" are not flags.
+func (s *Segment) hasFlag(short string, long ...string) bool {
+	for _, a := range s.Args[min(1, len(s.Args)):] {
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, "--") {
+			name := a
+			if i := strings.IndexByte(a, '='); i >= 0 {
+				name = a[:i]
+			}
+			for _, l := range long {
+				if name == l {
+					return true
+				}
+			}
+			continue
+		}
+		if len(a) > 1 && a[0] == '-' && short != "" && isFlagCluster(a[1:]) && strings.ContainsAny(a[1:], short) {
+			return true
+		}
+	}
+	return false
+}
+
+func isFlagCluster(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// positional returns the non-option arguments after the command name (and after skip leading
+// subcommand words). withArg names options that consume the next word.
+func (s *Segment) positional(skip int, withArg ...string) []string {
+	var out []string
+	args := s.Args
+	if len(args) <= 1+skip {
+		return nil
+	}
+	rest := args[1+skip:]
+	dashdash := false
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if dashdash {
+			out = append(out, a)
+			continue
+		}
+		if a == "--" {
+			dashdash = true
+			continue
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			for _, w := range withArg {
+				if a == w {
+					i++
+					break
+				}
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// sub returns the n-th word after the command name that is not an option ("" if none), for
+// subcommand dispatch: git -C dir push → sub(0) == "push" with gitGlobalOpts.
+func (s *Segment) sub(n int, withArg ...string) string {
+	p := s.positional(0, withArg...)
+	if n < len(p) {
+		return p[n]
+	}
+	return ""
+}
+
+// arg reports whether any argument equals one of vs.
+func (s *Segment) arg(vs ...string) bool {
+	for _, a := range s.Args[min(1, len(s.Args)):] {
+		for _, v := range vs {
+			if a == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argPrefix returns the first argument with one of the prefixes, and whether one was found.
+func (s *Segment) argPrefix(prefixes ...string) (string, bool) {
+	for _, a := range s.Args[min(1, len(s.Args)):] {
+		for _, p := range prefixes {
+			if strings.HasPrefix(a, p) {
+				return a, true
+			}
+		}
+	}
+	return "", false
+}
+
+// target is one path a segment acts on, resolved.
+type target struct {
+	arg  string
+	abs  string // "" when unresolvable
+	zone Zone
+}
+
+func (c *execCtx) target(arg string) target {
+	abs, ok := c.scope.Resolve(arg)
+	if !ok {
+		return target{arg: arg, zone: ZoneUnknown}
+	}
+	return target{arg: arg, abs: abs, zone: c.scope.Zone(abs)}
+}
+
+func (c *execCtx) targets(args []string) []target {
+	out := make([]target, 0, len(args))
+	for _, a := range args {
+		out = append(out, c.target(a))
+	}
+	return out
+}
+
+// where describes a target for a summary: "/home/dev (the home directory), outside the
+// workspace", "build, inside the workspace".
+func (c *execCtx) where(t target) string {
+	switch t.zone {
+	case ZoneUnknown:
+		return t.arg + ", whose location cannot be resolved"
+	case ZoneWorkspace:
+		return t.arg + ", inside the workspace"
+	case ZoneTemp:
+		return t.abs + ", a temporary location"
+	case ZoneVital:
+		if t.abs == c.scope.Home {
+			return t.abs + " (the home directory), outside the workspace"
+		}
+		if t.abs == "/" {
+			return "/ (the whole filesystem)"
+		}
+		if c.scope.IsWorkspaceRoot(t.abs) {
+			return t.abs + " (the whole workspace)"
+		}
+		return t.abs + ", a vital directory"
+	case ZoneHome:
+		return t.abs + ", outside the workspace"
+	}
+	return t.abs + ", outside the workspace"
+}
+
+// homeDepth is how many path elements abs lies below home (0 = home itself, -1 = not below).
+func (c *execCtx) homeDepth(abs string) int {
+	h := c.scope.Home
+	if abs == h {
+		return 0
+	}
+	if !strings.HasPrefix(abs, h+"/") {
+		return -1
+	}
+	return strings.Count(abs[len(h):], "/")
+}
+
+// joinArgs prints a segment's argv for messages.
+func joinArgs(args []string) string {
+	return capText(strings.Join(args, " "))
+}

@@ -1,0 +1,443 @@
+package riskmodel
+
+import (
+	"strings"
+)
+
+// shells are interpreters whose -c argument, stdin or heredoc is shell code we can parse.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "busybox": false, "fish": true}
+
+// add records a segment with the context it was reached through.
+func (x *extractor) add(seg *Segment, ctx walkCtx) {
+	if len(x.segs) >= maxSegments {
+		x.tooComplex(ctx)
+		return
+	}
+	seg.Via = ctx.via
+	seg.Privileged = seg.Privileged || ctx.privileged
+	seg.Depth = ctx.depth
+	if ctx.decoded && !hasVia(seg, "decoded") {
+		seg.Via = append(append([]string(nil), seg.Via...), "decoded")
+	}
+	if seg.PipeIn == nil {
+		seg.PipeIn = ctx.pipeIn
+	}
+	x.segs = append(x.segs, seg)
+}
+
+func hasVia(s *Segment, v string) bool {
+	for _, w := range s.Via {
+		if w == v {
+			return true
+		}
+	}
+	return false
+}
+
+// command unwraps prefixes and interpreters until the command that really runs is reached,
+// records it, and returns it.
+func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
+	for guard := 0; guard < 32 && len(seg.Args) > 0; guard++ {
+		name := seg.Name()
+		args := seg.Args
+		switch {
+		case isAssignWord(args[0]):
+			// VAR=value cmd … from an argv request (parsed scripts strip these already).
+			seg.Args = args[1:]
+			continue
+		case name == "sudo" || name == "doas" || name == "pkexec" || name == "run0":
+			rest := skipOpts(args[1:], sudoArgOpts)
+			if len(rest) == 0 {
+				// sudo -s / sudo -i / sudo -v: keep the segment itself for the rules.
+				seg.Privileged = true
+				x.add(seg, ctx)
+				return seg
+			}
+			ctx = ctx.with(name)
+			ctx.privileged = true
+			seg.Args = rest
+			continue
+		case name == "su":
+			if code, ok := optValue(args[1:], "-c", "--command"); ok {
+				c := ctx.with("su -c")
+				c.privileged = true
+				c.depth++
+				return x.nested(seg, code, c)
+			}
+			seg.Privileged = true
+			x.add(seg, ctx)
+			return seg
+		case name == "env":
+			rest := args[1:]
+			for len(rest) > 0 {
+				a := rest[0]
+				if a == "-u" || a == "-C" || a == "--chdir" || a == "--unset" || a == "-S" || a == "--split-string" {
+					if (a == "-S" || a == "--split-string") && len(rest) > 1 {
+						c := ctx.with("env -S")
+						c.depth++
+						return x.nested(seg, rest[1], c)
+					}
+					if len(rest) > 1 {
+						rest = rest[2:]
+						continue
+					}
+				}
+				if strings.HasPrefix(a, "-") || isAssignWord(a) {
+					rest = rest[1:]
+					continue
+				}
+				break
+			}
+			if len(rest) == 0 {
+				x.add(seg, ctx) // plain "env" prints the environment
+				return seg
+			}
+			ctx = ctx.with("env")
+			seg.Args = rest
+			continue
+		case name == "nohup" || name == "setsid" || name == "chronic" || name == "unbuffer" || name == "builtin" ||
+			name == "exec" && len(args) > 1 || name == "caffeinate" || name == "stdbuf" || name == "nice" || name == "ionice" ||
+			name == "time" || name == "timeout" || name == "gtimeout" || name == "flock" || name == "torsocks" || name == "proxychains" || name == "proxychains4":
+			rest := skipOpts(args[1:], wrapperArgOpts[name])
+			if (name == "timeout" || name == "gtimeout") && len(rest) > 0 {
+				rest = rest[1:] // the duration
+			}
+			if name == "flock" && len(rest) > 0 {
+				rest = rest[1:] // the lock file
+			}
+			if len(rest) == 0 {
+				x.add(seg, ctx)
+				return seg
+			}
+			ctx = ctx.with(name)
+			seg.Args = rest
+			continue
+		case name == "command":
+			rest := args[1:]
+			if len(rest) > 0 && (rest[0] == "-v" || rest[0] == "-V") {
+				x.add(seg, ctx) // a lookup, runs nothing
+				return seg
+			}
+			rest = skipOpts(rest, nil)
+			if len(rest) == 0 {
+				x.add(seg, ctx)
+				return seg
+			}
+			seg.Args = rest
+			continue
+		case name == "eval":
+			c := ctx.with("eval")
+			c.depth++
+			return x.nested(seg, strings.Join(args[1:], " "), c)
+		case name == "watch":
+			rest := skipOpts(args[1:], map[string]bool{"-n": true, "--interval": true, "-d": false})
+			c := ctx.with("watch")
+			c.depth++
+			return x.nested(seg, strings.Join(rest, " "), c)
+		case name == "xargs":
+			return x.xargs(seg, ctx)
+		case name == "find" || name == "fd" && hasArg(args, "-x", "--exec", "-X", "--exec-batch"):
+			x.findExec(seg, ctx)
+			x.add(seg, ctx)
+			return seg
+		case interpreters[name]:
+			code, ok := inlineCode(seg)
+			if !ok && scriptless(args[1:]) && !isReplFlag(args[1:]) {
+				if in, _, fed := x.fedCode(seg); fed {
+					code, ok = in, true
+				}
+			}
+			if ok {
+				seg.Code = true
+				x.add(seg, ctx)
+				followed, decodedExec := x.inspectCode(langOf(name), code, ctx)
+				seg.CodeOpaque = !followed
+				if decodedExec {
+					seg.Via = append(append([]string(nil), seg.Via...), "decoded")
+				}
+				return seg
+			}
+		case shells[name]:
+			if code, ok := shellCode(args[1:]); ok {
+				c := ctx.with(name + " -c")
+				c.depth++
+				return x.nested(seg, code, c)
+			}
+			if scriptless(args[1:]) {
+				if in, from, ok := x.fedCode(seg); ok {
+					c := ctx.with(from)
+					c.depth++
+					c.decoded = c.decoded || strings.HasPrefix(from, "decoded")
+					seg.Code = true
+					x.add(seg, ctx)
+					x.script(in, c)
+					return seg
+				}
+			}
+		}
+		break
+	}
+	if len(seg.Args) == 0 && len(seg.Redirs) == 0 {
+		return nil
+	}
+	x.add(seg, ctx)
+	return seg
+}
+
+func langOf(name string) string {
+	switch {
+	case strings.HasPrefix(name, "python"):
+		return "python"
+	case name == "node" || name == "bun" || name == "deno":
+		return "node"
+	}
+	return name
+}
+
+// isReplFlag reports interpreter flags that print something and exit (python -V).
+func isReplFlag(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-V", "--version", "-h", "--help", "-v":
+			return true
+		}
+	}
+	return false
+}
+
+// nested records the wrapper segment when its code is unknown, and otherwise parses the code.
+func (x *extractor) nested(wrapper *Segment, code string, ctx walkCtx) *Segment {
+	if wrapper.Dynamic && strings.Contains(code, "$") {
+		// The code is (partly) unknown: the wrapper stays as a segment so the rules can
+		// judge the opaque execution, and whatever is known of the code is parsed too.
+		x.add(wrapper, ctx)
+	}
+	// Redirections on the wrapper apply to what it runs: keep them visible.
+	if len(wrapper.Redirs) > 0 {
+		r := &Segment{Text: wrapper.Text, Redirs: wrapper.Redirs, Parsed: true}
+		x.add(r, ctx)
+	}
+	ctx.pipeIn = wrapper.PipeIn
+	if wrapper.Stdin != "" && ctx.pipeIn == nil {
+		ctx.pipeIn = &Segment{Args: []string{"cat"}, Stdin: wrapper.Stdin, Parsed: true}
+	}
+	return x.script(code, ctx)
+}
+
+// fedCode returns the code a scriptless interpreter reads on stdin: a heredoc, a here-string,
+// or the known output of what is piped in (echo …, base64 -d, …). ok is false when stdin is
+// unknown (curl …, cat file); the rules judge that case from PipeIn.
+func (x *extractor) fedCode(seg *Segment) (code, via string, ok bool) {
+	if seg.Stdin != "" {
+		return seg.Stdin, "heredoc", true
+	}
+	if seg.PipeIn != nil {
+		out, ok, dec := segmentOutput(seg.PipeIn, x.scope)
+		if ok {
+			if dec {
+				return out, "decoded | " + seg.Name(), true
+			}
+			return out, "piped to " + seg.Name(), true
+		}
+	}
+	return "", "", false
+}
+
+// xargs unwraps "xargs [opts] cmd args": the command runs with arguments read from stdin,
+// which are resolved to what find would print when find feeds it, else unknown.
+func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
+	rest := skipOpts(seg.Args[1:], map[string]bool{"-n": true, "-I": true, "-i": false, "-P": true, "-d": true, "-L": true, "-a": true, "-E": true, "-s": true, "--max-args": true, "--max-procs": true, "--delimiter": true, "--arg-file": true, "--replace": false})
+	input := "$(xargs input)"
+	if seg.PipeIn != nil && seg.PipeIn.Name() == "find" {
+		if roots := findRoots(seg.PipeIn.Args); len(roots) > 0 {
+			input = strings.TrimSuffix(roots[0], "/") + "/{}"
+		}
+	}
+	if len(rest) == 0 {
+		rest = []string{"echo"}
+	}
+	inner := &Segment{Args: append(append([]string(nil), rest...), input), Text: seg.Text, PipeIn: nil, Parsed: seg.Parsed, Dynamic: seg.Dynamic}
+	if replace, ok := optValue(seg.Args[1:], "-I"); ok {
+		inner.Args = inner.Args[:len(inner.Args)-1]
+		for i, a := range inner.Args {
+			inner.Args[i] = strings.ReplaceAll(a, replace, input)
+		}
+	}
+	c := ctx.with("xargs")
+	c.pipeIn = nil
+	return x.command(inner, c)
+}
+
+// findExec records what "find ROOTS … -exec cmd {} ;" runs, with {} standing for a file
+// under the roots.
+func (x *extractor) findExec(seg *Segment, ctx walkCtx) {
+	args := seg.Args
+	roots := findRoots(args)
+	root := "."
+	if len(roots) > 0 {
+		root = roots[0]
+	}
+	placeholder := strings.TrimSuffix(root, "/") + "/{}"
+	if root == "/" {
+		placeholder = "/{}"
+	}
+	for i := 1; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch":
+			j := i + 1
+			var cmd []string
+			for ; j < len(args) && args[j] != ";" && args[j] != "+" && args[j] != `\;`; j++ {
+				cmd = append(cmd, strings.ReplaceAll(args[j], "{}", placeholder))
+			}
+			if len(cmd) > 0 {
+				if !containsArg(cmd, placeholder) && (args[0] == "find" || strings.HasSuffix(args[0], "/find")) {
+					cmd = append(cmd, placeholder)
+				}
+				inner := &Segment{Args: cmd, Text: seg.Text, Parsed: seg.Parsed, Dynamic: seg.Dynamic}
+				x.command(inner, ctx.with("find -exec"))
+			}
+			i = j
+		}
+	}
+}
+
+// findRoots returns the starting points of a find command: the words before the first
+// expression.
+func findRoots(args []string) []string {
+	var roots []string
+	for _, a := range args[1:] {
+		if a == "-H" || a == "-L" || a == "-P" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == `\(` {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 && len(args) > 0 && args[0] == "find" {
+		roots = []string{"."}
+	}
+	return roots
+}
+
+// shellCode finds the script of "bash [opts] -c SCRIPT" (also -lc, -ec, --login -c, …).
+func shellCode(args []string) (string, bool) {
+	for i, a := range args {
+		if a == "--" {
+			return "", false
+		}
+		if strings.HasPrefix(a, "--") {
+			continue
+		}
+		if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+") {
+			if strings.ContainsRune(a[1:], 'c') && !strings.HasPrefix(a, "+") {
+				if i+1 < len(args) {
+					return args[i+1], true
+				}
+				return "", false
+			}
+			if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
+				continue
+			}
+			continue
+		}
+		return "", false // a script file or another argument comes first
+	}
+	return "", false
+}
+
+// scriptless reports whether a shell invocation reads its script from stdin (no script file).
+func scriptless(args []string) bool {
+	for _, a := range args {
+		if a == "-s" || a == "-" {
+			return true
+		}
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// isAssignWord reports whether an argv word is an environment assignment (NAME=value).
+func isAssignWord(s string) bool {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+var sudoArgOpts = map[string]bool{"-u": true, "-g": true, "-h": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-T": true, "-U": true, "--user": true, "--group": true, "--host": true, "--prompt": true, "--chdir": true}
+
+var wrapperArgOpts = map[string]map[string]bool{
+	"nice":     {"-n": true, "--adjustment": true},
+	"ionice":   {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
+	"timeout":  {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+	"gtimeout": {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+	"stdbuf":   {"-i": true, "-o": true, "-e": true},
+	"flock":    {"-w": true, "-E": true, "--timeout": true},
+	"exec":     {"-a": true},
+}
+
+// skipOpts drops leading options; withArg names the options that take a separate argument.
+func skipOpts(args []string, withArg map[string]bool) []string {
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			return args[1:]
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return args
+		}
+		if withArg[a] && len(args) > 1 {
+			args = args[2:]
+			continue
+		}
+		args = args[1:]
+	}
+	return args
+}
+
+// optValue returns the value of an option given as "-c VALUE", "-cVALUE" or "--opt=VALUE".
+func optValue(args []string, names ...string) (string, bool) {
+	for i, a := range args {
+		for _, n := range names {
+			switch {
+			case a == n && i+1 < len(args):
+				return args[i+1], true
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"="):
+				return a[len(n)+1:], true
+			case len(n) == 2 && !strings.HasPrefix(n, "--") && strings.HasPrefix(a, n) && len(a) > 2 && !strings.HasPrefix(a, "--"):
+				return a[2:], true
+			}
+		}
+	}
+	return "", false
+}
+
+func hasArg(args []string, names ...string) bool {
+	for _, a := range args[1:] {
+		for _, n := range names {
+			if a == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func containsArg(args []string, v string) bool {
+	for _, a := range args {
+		if strings.Contains(a, v) {
+			return true
+		}
+	}
+	return false
+}
