@@ -1,0 +1,28 @@
+package guardian
+
+import "github.com/guardianhq/guardian/riskmodel"
+
+// Status says how a result came about, separately from what it decided: an agent must be able
+// to tell "reviewer unavailable" from "policy says no".
+type Status string
+
+// The statuses of DESIGN.md.
+const (
+	StatusOK          Status = "ok"           // the second reviewer (model) answered validly
+	StatusRule        Status = "rule"         // the rules decided
+	StatusTimeout     Status = "timeout"      // the second reviewer missed the deadline → fallback
+	StatusUnavailable Status = "unavailable"  // transport or server error → fallback
+	StatusBadOutput   Status = "bad_output"   // invalid reviewer output → fallback
+	StatusCached      Status = "cached"       // served from the decision cache
+	StatusBreakerOpen Status = "breaker_open" // a circuit breaker handed the request to the human
+)
+
+// Result is the pipeline's answer to one request.
+type Result struct {
+	Decision riskmodel.Decision `json:"decision"`
+	Status   Status             `json:"status"`
+	// DecidedBy names what set the decision: "rule:<id>", "rules", "model:<model>@<prompt>",
+	// "fallback", "cache", "breaker".
+	DecidedBy  string               `json:"decided_by"`
+	Assessment riskmodel.Assessment `json:"assessment"`
+}
