@@ -59,7 +59,10 @@ func baselineRules() []*Rule {
 				case "status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "describe",
 					"shortlog", "tag", "stash", "reflog", "fetch", "cat-file", "rev-list", "config", "help", "version", "--version", "whatchanged",
 					"name-rev", "merge-base", "show-ref", "for-each-ref", "count-objects", "fsck", "check-ignore", "ls-remote", "var", "gc",
-					"range-diff", "difftool", "format-patch", "archive", "bundle", "verify-commit", "verify-tag", "instaweb", "maintenance", "clone", "lfs":
+					"range-diff", "difftool", "format-patch", "archive", "bundle", "verify-commit", "verify-tag", "instaweb", "maintenance", "clone", "lfs", "push":
+					if sub == "push" {
+						return "Shows what git push would send (--dry-run)", true
+					}
 					if sub == "fetch" || sub == "clone" || sub == "ls-remote" {
 						return "Downloads from a remote repository with git " + sub, true
 					}

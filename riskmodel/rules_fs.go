@@ -55,9 +55,10 @@ func deletion(s *Segment) (targets []string, recursive bool, ok bool) {
 			// find deletes what it matches below its roots, not the roots themselves.
 			var ts []string
 			for _, r := range findRoots(s.Args) {
-				ts = append(ts, strings.TrimSuffix(r, "/")+"/{}")
+				ts = append(ts, findPlaceholder(s.Args, r))
 			}
-			return ts, true, true
+			// A filtered find deletes some files below its roots, not the trees.
+			return ts, !findFiltered(s.Args), true
 		}
 	}
 	return nil, false, false
@@ -80,11 +81,14 @@ func fsRules() []*Rule {
 					if rec && t.zone == ZoneHome && c.homeDepth(t.abs) == 1 {
 						vital = true // a top-level folder of home: ~/Documents, ~/.ssh, ~/src
 					}
-					if rec && t.zone == ZoneSystem && strings.Count(t.abs, "/") <= 3 {
+					if rec && t.zone == ZoneSystem && strings.Count(t.abs, "/") <= 3 && !isTempRoot(t.abs) {
 						vital = true // /var/lib/postgresql, /etc/nginx, /usr/local/bin
 					}
 					if vital && (rec || t.abs == "/" || t.zone == ZoneVital && isTopLevelSystem(t.abs)) {
 						return "Recursively deletes " + c.where(t), true
+					}
+					if isCriticalSystemFile(t.abs) {
+						return "Deletes " + t.abs + ", which the system needs to boot or log in", true
 					}
 				}
 				return "", false
@@ -104,7 +108,7 @@ func fsRules() []*Rule {
 					if t.zone == ZoneHome && rec && c.homeDepth(t.abs) == 1 {
 						continue // fs.rm.vital
 					}
-					if t.zone == ZoneSystem && rec && strings.Count(t.abs, "/") <= 3 {
+					if t.zone == ZoneSystem && rec && strings.Count(t.abs, "/") <= 3 && !isTempRoot(t.abs) || isCriticalSystemFile(t.abs) {
 						continue
 					}
 					switch t.zone {
@@ -476,6 +480,17 @@ func truncTargets(c *execCtx, s *Segment) []target {
 		}
 	}
 	return out
+}
+
+func isTempRoot(abs string) bool {
+	return abs == "/tmp" || abs == "/var/tmp" || abs == "/private/tmp" || abs == "/dev/shm"
+}
+
+// isCriticalSystemFile names files whose loss stops the machine from booting or anyone from
+// logging in.
+func isCriticalSystemFile(abs string) bool {
+	return isPrivFile(abs) || abs == "/etc/fstab" || abs == "/etc/hostname" || abs == "/etc/resolv.conf" || strings.HasPrefix(abs, "/boot/") ||
+		strings.HasPrefix(abs, "/etc/ssh/") || strings.HasPrefix(abs, "/etc/systemd/") || abs == "/etc/nsswitch.conf" || strings.HasPrefix(abs, "/lib/modules")
 }
 
 func isBlockDevice(abs string) bool {

@@ -101,7 +101,7 @@ func privRules() []*Rule {
 		{
 			ID: "priv.perms-vital", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Changes permissions or ownership of a vital directory recursively",
-			Match:   []string{"chmod -R 777 /", "sudo chown -R nobody /etc", "chmod -R 000 ~"},
+			Match:   []string{"chmod -R 777 /", "sudo chown -R nobody /etc", "chmod -R 000 /usr"},
 			NoMatch: []string{"chmod -R 755 ./public"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
@@ -113,7 +113,7 @@ func privRules() []*Rule {
 					return "", false
 				}
 				for _, t := range c.targets(p[1:]) {
-					if t.zone == ZoneVital {
+					if t.zone == ZoneVital && t.abs != c.scope.Home && !c.scope.IsWorkspaceRoot(t.abs) {
 						return "Recursively changes permissions of " + c.where(t) + " (" + n + " " + p[0] + ")", true
 					}
 				}

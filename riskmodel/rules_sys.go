@@ -13,6 +13,15 @@ func sysRules() []*Rule {
 			NoMatch: []string{"df -h", "lsblk"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
+				onFiles := len(s.positional(0)) > 0
+				for _, t := range c.targets(s.positional(0, "-t", "-L", "-b", "-n", "-O")) {
+					if t.zone != ZoneWorkspace && t.zone != ZoneTemp {
+						onFiles = false
+					}
+				}
+				if onFiles && (strings.HasPrefix(n, "mkfs") || n == "mkswap" || n == "parted" || n == "sfdisk" || n == "fdisk") {
+					return "", false // an image file in the workspace, not a disk
+				}
 				switch {
 				case strings.HasPrefix(n, "mkfs"), n == "fdisk" && !s.hasFlag("l", "--list"), n == "sfdisk", n == "parted" && !s.arg("print", "-l"),
 					n == "wipefs", n == "gdisk", n == "sgdisk", n == "cfdisk", n == "mkswap", n == "blkdiscard",
@@ -162,7 +171,7 @@ func sysRules() []*Rule {
 		{
 			ID: "sys.kill", Level: Medium, Category: CatNone, Contained: true,
 			Message: "Stops a running process",
-			Match:   []string{"kill 12345", "pkill -f vite", "kill %1", "killall node"},
+			Match:   []string{"kill 12345", "pkill -f vite", "kill %1", "killall vite"},
 			NoMatch: []string{"kill -9 -1", "kill -l"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
@@ -178,7 +187,29 @@ func sysRules() []*Rule {
 					if s.arg("-1") && len(s.Args) >= 3 {
 						return "", false
 					}
+					for _, a := range s.positional(0, "-s", "-n", "-u", "-U", "-g", "-P", "-t") {
+						if broadProcessNames[strings.ToLower(a)] {
+							return "", false // sys.kill-broad
+						}
+					}
 					return "Stops processes with " + joinArgs(s.Args), true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "sys.kill-broad", Level: Medium, Category: CatNone,
+			Message: "Stops every process of a common program, including ones the agent did not start",
+			Match:   []string{"pkill -f node", "killall python3", "pkill java"},
+			NoMatch: []string{"pkill -f vite", "kill 1234"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if s.Name() != "pkill" && s.Name() != "killall" {
+					return "", false
+				}
+				for _, a := range s.positional(0, "-s", "-n", "-u", "-U", "-g", "-P", "-t") {
+					if broadProcessNames[strings.ToLower(a)] {
+						return "Stops every " + a + " process on the machine, including the user's own", true
+					}
 				}
 				return "", false
 			},
@@ -217,6 +248,11 @@ func sysRules() []*Rule {
 		},
 	}
 }
+
+// broadProcessNames are programs many unrelated processes run as.
+var broadProcessNames = map[string]bool{"node": true, "python": true, "python3": true, "java": true, "ruby": true, "go": true, "bash": true,
+	"sh": true, "zsh": true, "chrome": true, "firefox": true, "docker": true, "postgres": true, "mysqld": true, "redis-server": true,
+	"nginx": true, "code": true, "electron": true, "ssh": true, "git": true, "npm": true, "php": true, "perl": true}
 
 func hasWriteToDevNull(s *Segment) bool {
 	for _, a := range s.Args {

@@ -44,7 +44,7 @@ func gitSub(s *Segment) (string, []string) {
 
 // pushInfo describes a git push.
 type pushInfo struct {
-	force, lease, mirror, del bool
+	force, lease, mirror, del, dry bool
 	remote                    string
 	refs                      []string
 }
@@ -57,12 +57,15 @@ func parsePush(rest []string) pushInfo {
 		switch {
 		case a == "--force" || a == "-f" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
 			p.force = true
+			p.dry = p.dry || strings.Contains(a, "n")
 		case strings.HasPrefix(a, "--force-with-lease") || a == "--force-if-includes":
 			p.lease = true
 		case a == "--mirror" || a == "--prune":
 			p.mirror = true
 		case a == "--delete" || a == "-d":
 			p.del = true
+		case a == "--dry-run" || a == "-n":
+			p.dry = true
 		case a == "--repo" || a == "-o" || a == "--push-option" || a == "--receive-pack" || a == "--exec":
 			i++
 		case strings.HasPrefix(a, "-"):
@@ -98,6 +101,9 @@ func vcsRules() []*Rule {
 					return "", false
 				}
 				p := parsePush(rest)
+				if p.dry {
+					return "", false
+				}
 				if p.mirror {
 					return "Mirror-pushes to " + p.remote + ", overwriting and deleting every remote branch", true
 				}
@@ -124,6 +130,9 @@ func vcsRules() []*Rule {
 					return "", false
 				}
 				p := parsePush(rest)
+				if p.dry {
+					return "", false
+				}
 				if !(p.force || p.lease || p.del) || p.mirror {
 					return "", false
 				}
@@ -153,6 +162,9 @@ func vcsRules() []*Rule {
 					return "", false
 				}
 				p := parsePush(rest)
+				if p.dry {
+					return "", false
+				}
 				if p.force || p.lease || p.del || p.mirror {
 					return "", false
 				}

@@ -295,6 +295,18 @@ func (x *extractor) call(c *syntax.CallExpr, redirs []*syntax.Redirect, ctx walk
 	}
 	for _, w := range c.Args {
 		v, dyn, dec := x.word(w, ctx)
+		if dec {
+			ctx.decoded = true
+		}
+		if !dyn && isBareExpansion(w) {
+			// An unquoted $X or $(…) is split into words by IFS: X="rm -rf ~"; $X.
+			seg.Args = append(seg.Args, x.split(v)...)
+			if _, set := x.vars["IFS"]; set || x.unknown["IFS"] {
+				ctx.decoded = true // IFS games are obfuscation
+			}
+			seg.Dynamic = seg.Dynamic || x.unknown["IFS"]
+			continue
+		}
 		seg.Args = append(seg.Args, v)
 		seg.Dynamic = seg.Dynamic || dyn
 		if dec {
@@ -401,6 +413,35 @@ func (x *extractor) part(b *strings.Builder, p syntax.WordPart, ctx walkCtx, quo
 		return true, false
 	}
 	return dyn, decoded
+}
+
+// isBareExpansion reports a word made only of unquoted parameter expansions or command
+// substitutions, which the shell splits into several words.
+func isBareExpansion(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// split splits a value on the current IFS (default space, tab, newline).
+func (x *extractor) split(v string) []string {
+	ifs, ok := x.vars["IFS"]
+	if !ok {
+		ifs = " \t\n"
+	}
+	f := strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(ifs, r) })
+	if len(f) == 0 {
+		return nil
+	}
+	return f
 }
 
 func paramName(p *syntax.ParamExp) string {

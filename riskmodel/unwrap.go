@@ -37,6 +37,12 @@ func hasVia(s *Segment, v string) bool {
 // command unwraps prefixes and interpreters until the command that really runs is reached,
 // records it, and returns it.
 func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
+	for _, code := range embeddedCommands(seg) {
+		c := ctx.with(seg.Name() + " option")
+		c.depth++
+		c.pipeIn = nil
+		x.script(code, c)
+	}
 	for guard := 0; guard < 32 && len(seg.Args) > 0; guard++ {
 		name := seg.Name()
 		args := seg.Args
@@ -224,6 +230,115 @@ func (x *extractor) nested(wrapper *Segment, code string, ctx walkCtx) *Segment 
 	return x.script(code, ctx)
 }
 
+// gitExecKeys are git config keys whose value is a command git runs.
+var gitExecKeys = []string{"core.sshcommand", "core.pager", "core.fsmonitor", "core.editor", "core.askpass", "credential.helper",
+	"sequence.editor", "diff.external", "gpg.program", "pager.", "alias.", "filter.", "uploadpack.packobjectshook", "protocol.ext.allow"}
+
+// embeddedCommands returns shell commands hidden in option values: tar
+// --checkpoint-action=exec=CMD, rsync -e CMD, git -c core.sshCommand=CMD, ssh -o
+// ProxyCommand=CMD, vim -c '!CMD', script -c CMD, awk's system("CMD").
+func embeddedCommands(s *Segment) []string {
+	var out []string
+	args := s.Args
+	next := func(i int) string {
+		if i+1 < len(args) {
+			return args[i+1]
+		}
+		return ""
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch s.Name() {
+		case "tar", "gtar", "bsdtar":
+			for _, p := range []string{"--checkpoint-action=exec=", "--to-command=", "--use-compress-program=", "--rsh-command=", "--info-script=", "--new-volume-script="} {
+				if strings.HasPrefix(a, p) {
+					out = append(out, a[len(p):])
+				}
+			}
+			if a == "-I" || a == "--to-command" || a == "--use-compress-program" || a == "-F" {
+				out = append(out, next(i))
+			}
+		case "rsync":
+			if a == "-e" || a == "--rsh" {
+				out = append(out, next(i))
+			} else if strings.HasPrefix(a, "--rsh=") || strings.HasPrefix(a, "--rsync-path=") {
+				out = append(out, a[strings.IndexByte(a, '=')+1:])
+			}
+		case "git":
+			kv := ""
+			if a == "-c" {
+				kv = next(i)
+			} else if strings.HasPrefix(a, "-c") && len(a) > 2 {
+				kv = a[2:]
+			} else if strings.HasPrefix(a, "--config-env=") {
+				kv = a[len("--config-env="):]
+			}
+			if eq := strings.IndexByte(kv, '='); eq > 0 {
+				k := strings.ToLower(kv[:eq])
+				for _, e := range gitExecKeys {
+					if strings.HasPrefix(k, e) {
+						out = append(out, strings.TrimPrefix(kv[eq+1:], "!"))
+					}
+				}
+			}
+			if !strings.HasPrefix(a, "-") {
+				i = len(args) // options after the subcommand are not git's
+			}
+		case "ssh", "scp", "sftp", "autossh":
+			o := ""
+			if a == "-o" {
+				o = next(i)
+			} else if strings.HasPrefix(a, "-o") {
+				o = a[2:]
+			}
+			for _, p := range []string{"proxycommand=", "localcommand=", "proxycommand ", "localcommand "} {
+				if strings.HasPrefix(strings.ToLower(o), p) {
+					out = append(out, o[len(p):])
+				}
+			}
+		case "vim", "vi", "nvim", "ex", "view", "gvim":
+			c := ""
+			if a == "-c" || a == "--cmd" {
+				c = next(i)
+			} else if strings.HasPrefix(a, "+") {
+				c = a[1:]
+			}
+			c = strings.TrimPrefix(strings.TrimSpace(c), ":")
+			if strings.HasPrefix(c, "!") {
+				out = append(out, c[1:])
+			} else if strings.HasPrefix(c, "call system(") || strings.HasPrefix(c, "silent !") {
+				out = append(out, strings.TrimPrefix(strings.Trim(strings.TrimPrefix(c, "call system("), "\"')"), "silent !"))
+			}
+		case "script", "flock", "su", "runuser", "zip":
+			if (a == "-c" || a == "--command" || a == "-TT") && s.Name() != "su" {
+				out = append(out, next(i))
+			}
+		case "awk", "gawk", "mawk", "nawk":
+			if !strings.HasPrefix(a, "-") {
+				for _, m := range reShellCall.FindAllStringSubmatch(a, 16) {
+					out = append(out, m[1]+m[2]+m[3])
+				}
+				i = len(args)
+			}
+		case "parallel":
+			if a == ":::" {
+				i = len(args)
+			}
+		case "less", "more", "man":
+			if strings.HasPrefix(a, "+!") {
+				out = append(out, a[2:])
+			}
+		}
+	}
+	var clean []string
+	for _, c := range out {
+		if strings.TrimSpace(c) != "" {
+			clean = append(clean, c)
+		}
+	}
+	return clean
+}
+
 // fedCode returns the code a scriptless interpreter reads on stdin: a heredoc, a here-string,
 // or the known output of what is piped in (echo …, base64 -d, …). ok is false when stdin is
 // unknown (curl …, cat file); the rules judge that case from PipeIn.
@@ -248,16 +363,23 @@ func (x *extractor) fedCode(seg *Segment) (code, via string, ok bool) {
 func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
 	rest := skipOpts(seg.Args[1:], map[string]bool{"-n": true, "-I": true, "-i": false, "-P": true, "-d": true, "-L": true, "-a": true, "-E": true, "-s": true, "--max-args": true, "--max-procs": true, "--delimiter": true, "--arg-file": true, "--replace": false})
 	input := "$(xargs input)"
+	var known []string
 	if seg.PipeIn != nil && seg.PipeIn.Name() == "find" {
 		if roots := findRoots(seg.PipeIn.Args); len(roots) > 0 {
-			input = strings.TrimSuffix(roots[0], "/") + "/{}"
+			input = findPlaceholder(seg.PipeIn.Args, roots[0])
+		}
+	} else if seg.PipeIn != nil {
+		if out, ok, _ := segmentOutput(seg.PipeIn, x.scope); ok && len(strings.Fields(out)) <= 64 {
+			known = strings.Fields(out)
 		}
 	}
 	if len(rest) == 0 {
 		rest = []string{"echo"}
 	}
 	inner := &Segment{Args: append(append([]string(nil), rest...), input), Text: seg.Text, PipeIn: nil, Parsed: seg.Parsed, Dynamic: seg.Dynamic}
-	if replace, ok := optValue(seg.Args[1:], "-I"); ok {
+	if len(known) > 0 {
+		inner.Args = append(inner.Args[:len(inner.Args)-1], known...)
+	} else if replace, ok := optValue(seg.Args[1:], "-I"); ok {
 		inner.Args = inner.Args[:len(inner.Args)-1]
 		for i, a := range inner.Args {
 			inner.Args[i] = strings.ReplaceAll(a, replace, input)
@@ -277,10 +399,7 @@ func (x *extractor) findExec(seg *Segment, ctx walkCtx) {
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	placeholder := strings.TrimSuffix(root, "/") + "/{}"
-	if root == "/" {
-		placeholder = "/{}"
-	}
+	placeholder := findPlaceholder(args, root)
 	for i := 1; i < len(args); i++ {
 		switch args[i] {
 		case "-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch":
@@ -299,6 +418,28 @@ func (x *extractor) findExec(seg *Segment, ctx walkCtx) {
 			i = j
 		}
 	}
+}
+
+// findPlaceholder is the path standing for what find matches below root: root/{} or, with a
+// -name filter, root/NAME with globs replaced by {} (so "*.pyc" stays recognisable).
+func findPlaceholder(args []string, root string) string {
+	name := "{}"
+	if n, ok := optValue(args[1:], "-name", "-iname"); ok && n != "" {
+		name = strings.NewReplacer("*", "{}", "?", "{}", "[", "{", "]", "}").Replace(n)
+	}
+	return strings.TrimSuffix(root, "/") + "/" + name
+}
+
+// findFiltered reports whether find selects by name, path, type or age, so it acts on some
+// files under its roots rather than all of them.
+func findFiltered(args []string) bool {
+	for _, a := range args[1:] {
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-mtime", "-mmin", "-newer", "-size", "-empty", "-user", "-perm", "-atime", "-ctime":
+			return true
+		}
+	}
+	return false
 }
 
 // findRoots returns the starting points of a find command: the words before the first
