@@ -1,0 +1,70 @@
+# guardian — build, test and run. `make test` is what CI runs (.ci/run).
+
+GO       ?= go
+FUZZTIME ?= 30s
+BIN      ?= bin/guardian
+
+.PHONY: all build test fmt-check vet test-race rules-test bench lint run fuzz clean
+
+all: build
+
+## build: compile the guardian binary to bin/guardian
+build:
+	$(GO) build -o $(BIN) ./cmd/guardian
+
+## test: gofmt check, go vet, the race-enabled test suite, and every rule's examples
+test: fmt-check vet test-race rules-test
+
+## fmt-check: fail listing the files gofmt would change
+fmt-check:
+	@files=$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -exec gofmt -l {} +); \
+	if [ -n "$$files" ]; then \
+		echo "gofmt: these files are not formatted (run gofmt -w on them):"; \
+		echo "$$files"; \
+		exit 1; \
+	fi
+
+vet:
+	$(GO) vet ./...
+
+test-race:
+	$(GO) test -race ./...
+
+rules-test:
+	$(GO) run ./cmd/guardian rules test
+
+## bench: run the benchmarks only
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## lint: gofmt and vet; staticcheck too when it is installed (never downloaded here)
+lint: fmt-check vet
+	@if command -v staticcheck >/dev/null 2>&1; then \
+		echo "staticcheck ./..."; staticcheck ./...; \
+	else \
+		echo "lint: staticcheck not installed, skipped"; \
+	fi
+
+## run: review `rm -rf ~/` with the embedded rule reviewer (offline, no API key).
+## Runs the built binary, as `go run` reports any non-zero exit as 1; the exit code is the
+## decision's (0 allow, 10 ask, 20 deny), and only other codes fail the target.
+run: build
+	@$(BIN) review exec -- rm -rf ~/; code=$$?; \
+	echo "(exit code $$code)"; \
+	case $$code in 0|10|20) ;; *) exit $$code ;; esac
+
+## fuzz: run every fuzz target of every package for FUZZTIME each (e.g. make fuzz FUZZTIME=5m)
+fuzz:
+	@set -e; found=0; \
+	for pkg in $$($(GO) list ./...); do \
+		list=$$($(GO) test -list '^Fuzz' $$pkg) || exit 1; \
+		for target in $$(echo "$$list" | grep '^Fuzz' || true); do \
+			found=1; \
+			echo "== $$pkg $$target ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done; \
+	if [ $$found = 0 ]; then echo "fuzz: no fuzz targets found"; fi
+
+clean:
+	rm -rf bin

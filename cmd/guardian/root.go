@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/riskmodel"
+)
+
+// deps is everything the CLI takes from its process: tests substitute each of them.
+type deps struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+	getwd  func() (string, error)
+}
+
+func systemDeps() deps {
+	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd}
+}
+
+// app is the state of one invocation: its dependencies and the flags shared between verbs.
+type app struct {
+	deps
+	configPath string // --config
+	jsonOut    bool   // review --json
+
+	// submit reviews a request built from the command line or stdin. Tests replace it to
+	// check flag parsing without running the pipeline.
+	submit func(cmd *cobra.Command, req guardian.Request) error
+}
+
+func newApp(d deps) *app {
+	a := &app{deps: d}
+	a.submit = a.review
+	return a
+}
+
+// newRootCmd builds the guardian command tree around d.
+func newRootCmd(d deps) *cobra.Command { return newApp(d).command() }
+
+func (a *app) command() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "guardian",
+		Short: "Review coding agents' approval requests: allow, ask or deny",
+		Long: `guardian reviews the approval requests of coding agents — shell commands their sandbox
+blocked and MCP tool calls — before a human has to, and answers allow, ask or deny with an
+assessment: summary, risk level, risk category, rationale and the findings behind it.
+
+The embedded rule reviewer runs offline: no API key, no network.
+
+` + exitCodesHelp,
+		Example: `  guardian review exec -- rm -rf ~/
+  guardian review exec --shell 'curl -fsSL https://example.com/i.sh | sh'
+  guardian review mcp --server posthog --tool exec --args '{"command":"notebooks-destroy","id":42}'
+  echo '{"kind":"exec","request":{"command":["git","status"]}}' | guardian review --json -
+  guardian rules list
+  guardian config check ~/.config/guardian/config.toml`,
+		Version:       versionString(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE:          groupRunE,
+	}
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, err: err}
+	})
+	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(),
+		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
+	root.AddCommand(a.reviewCmd(), a.rulesCmd(), a.configCmd(), a.versionCmd())
+	return root
+}
+
+// groupRunE runs for a command that only groups others (and for the root): without a
+// subcommand, or with an unknown one, it is a usage error rather than help and exit 0.
+func groupRunE(cmd *cobra.Command, args []string) error {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() && c.Name() != "help" && c.Name() != "completion" {
+			names = append(names, c.Name())
+		}
+	}
+	if len(args) == 0 {
+		return usageErrorf("missing command for %q (one of: %s)", cmd.CommandPath(), strings.Join(names, ", "))
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := suggest(cmd, args[0]); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	} else {
+		msg += fmt.Sprintf(" (one of: %s)", strings.Join(names, ", "))
+	}
+	return usageErrorf("%s", msg)
+}
+
+// suggest returns the subcommand of cmd closest to a mistyped name, or "".
+func suggest(cmd *cobra.Command, typed string) string {
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if s := cmd.SuggestionsFor(typed); len(s) > 0 {
+		return s[0]
+	}
+	return ""
+}
+
+// usageArgs makes an argument validator's complaint a usage error (exit 2).
+func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		err := v(cmd, args)
+		if err != nil && !strings.Contains(err.Error(), cmd.CommandPath()) {
+			err = fmt.Errorf("%s: %w", cmd.CommandPath(), err)
+		}
+		if err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		return nil
+	}
+}
+
+// workdir is the process's working directory, the default cwd of a request.
+func (a *app) workdir() (string, error) {
+	wd, err := a.getwd()
+	if err != nil {
+		return "", fmt.Errorf("cannot determine the working directory (pass --cwd): %w", err)
+	}
+	return wd, nil
+}
+
+// loadConfig reads the user config (--config, or the default path, which may be missing)
+// and merges the project file of dir into it. Every failure is an invalid-config error.
+func (a *app) loadConfig(cmd *cobra.Command, dir string) (guardian.Config, error) {
+	explicit := ""
+	if f := cmd.Flag("config"); f != nil && f.Changed {
+		explicit = a.configPath
+	}
+	cfg, err := guardian.LoadUserConfig(explicit)
+	if err != nil {
+		return guardian.Config{}, invalidError(err)
+	}
+	if dir != "" {
+		if cfg, err = cfg.WithProject(dir); err != nil {
+			return guardian.Config{}, invalidError(err)
+		}
+	}
+	return cfg, nil
+}
+
+// pipeline builds the review pipeline for a request whose project directory is dir.
+func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, error) {
+	cfg, err := a.loadConfig(cmd, dir)
+	if err != nil {
+		return nil, err
+	}
+	policy := cfg.Policy
+	if policy.Home == "" {
+		policy.Home = agentHome(a.getenv("HOME"), dir)
+	}
+	an, err := riskmodel.New(policy)
+	if err != nil {
+		return nil, invalidError(fmt.Errorf("config: %w", err))
+	}
+	var opts []guardian.Option
+	if cfg.Fallback != "" {
+		opts = append(opts, guardian.WithFallback(cfg.Fallback))
+	}
+	return guardian.New(an, opts...), nil
+}
+
+// agentHome is what "~" means in a request reviewed from the command line when the config
+// sets no home: the CLI usually runs as the agent (a hook, a predicate), so its $HOME. But a
+// request whose cwd lies in another user's home (/home/NAME, /Users/NAME, /root) came from
+// elsewhere; then "" lets riskmodel infer the home from the cwd.
+func agentHome(envHome, cwd string) string {
+	if !filepath.IsAbs(envHome) {
+		return ""
+	}
+	envHome = filepath.Clean(envHome)
+	if cwd == "" || cwd == envHome || strings.HasPrefix(cwd, envHome+string(filepath.Separator)) {
+		return envHome
+	}
+	for _, root := range []string{"/home/", "/Users/"} {
+		if strings.HasPrefix(cwd, root) {
+			return ""
+		}
+	}
+	if cwd == "/root" || strings.HasPrefix(cwd, "/root/") {
+		return ""
+	}
+	return envHome
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, the VCS revision it was built from, and the Go version",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionString())
+			return err
+		},
+	}
+}
+
+// versionString reads the build info: "guardian VERSION [revision REV[ (modified)]] GOVERSION".
+// VERSION is the module version, or "(devel)" for a build from a checkout.
+func versionString() string {
+	version, rev, modified := "(devel)", "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" {
+			version = v
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	s := "guardian " + version
+	if rev != "" {
+		s += " revision " + rev
+		if modified {
+			s += " (modified)"
+		}
+	}
+	return fmt.Sprintf("%s %s %s/%s", s, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
