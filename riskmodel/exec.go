@@ -159,7 +159,10 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 		if r.Kind != KindExec || r.Baseline {
 			continue
 		}
-		if msg, ok := r.exec(c, s); ok {
+		if msg, ok, f := runRule(r, c, s); f != nil {
+			fs = append(fs, *f)
+			matched = true
+		} else if ok {
 			fs = append(fs, r.finding(s, msg))
 			matched = true
 		}
@@ -169,7 +172,11 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 			if r.Kind != KindExec || !r.Baseline {
 				continue
 			}
-			if msg, ok := r.exec(c, s); ok {
+			if msg, ok, f := runRule(r, c, s); f != nil {
+				fs = append(fs, *f)
+				matched = true
+				break
+			} else if ok {
 				fs = append(fs, r.finding(s, msg))
 				matched = true
 				break
@@ -180,6 +187,19 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 		fs = append(fs, unknownFinding(s))
 	}
 	return a.applyUserRules(s, fs)
+}
+
+// runRule runs one rule's check; a panic inside it becomes a high finding (so the request is
+// asked about) instead of crashing the reviewer or silently skipping the rule.
+func runRule(r *Rule, c *execCtx, s *Segment) (msg string, ok bool, failed *Finding) {
+	defer func() {
+		if p := recover(); p != nil {
+			failed = &Finding{RuleID: r.ID, Segment: s.Text, Level: High, Category: CatNone,
+				Message: fmt.Sprintf("Rule %s failed on this command (%v); asking instead", r.ID, p)}
+		}
+	}()
+	msg, ok = r.exec(c, s)
+	return msg, ok, nil
 }
 
 func (r *Rule) finding(s *Segment, msg string) Finding {

@@ -75,16 +75,21 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 	c := ctx.with(lang + " code")
 	c.depth++
 	c.pipeIn = nil
+	code = normalizeHomeExprs(code)
 	found := 0
 	addSyn := func(args []string, text string) {
 		found++
 		seg := &Segment{Args: args, Text: capText(text), Parsed: true}
 		x.command(seg, c)
 	}
-	for _, m := range reShellCall.FindAllStringSubmatch(code, 64) {
+	for _, idx := range reShellCall.FindAllStringSubmatchIndex(code, 64) {
+		m := submatches(code, idx)
 		switch {
 		case m[1] != "" || m[2] != "" || m[3] != "":
 			src := m[1] + m[2] + m[3]
+			if rest := strings.TrimLeft(code[idx[1]:], " \t"); strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, ".then") || strings.HasPrefix(rest, "%") {
+				src += " $DYNAMIC" // concatenated with something only known at run time
+			}
 			found++
 			x.script(unescapeCodeString(src), c)
 		case m[4] != "":
@@ -148,6 +153,32 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 	}
 	risky := len(reRiskyToken.FindAllStringIndex(code, 256))
 	return risky == 0 || found > 0 && found >= countCalls(code), decodedExec
+}
+
+func submatches(s string, idx []int) []string {
+	out := make([]string, len(idx)/2)
+	for i := range out {
+		if idx[2*i] >= 0 {
+			out[i] = s[idx[2*i]:idx[2*i+1]]
+		}
+	}
+	return out
+}
+
+var (
+	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|Dir\.home|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|process\.env\.HOME|getenv\(\s*['"]HOME['"]\s*\))`
+	reHomeInterp = regexp.MustCompile(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
+	reHomeConcat = regexp.MustCompile(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
+)
+
+// normalizeHomeExprs rewrites well-known "home directory" expressions inside or appended to
+// string literals as "~", so 'rm -rf ' + os.homedir() reads as 'rm -rf ~'.
+func normalizeHomeExprs(code string) string {
+	if !strings.Contains(code, "home") && !strings.Contains(code, "HOME") && !strings.Contains(code, "expanduser") {
+		return code
+	}
+	code = reHomeInterp.ReplaceAllString(code, "~")
+	return reHomeConcat.ReplaceAllString(code, "~$1")
 }
 
 // countCalls estimates how many risky operations the code performs, so that code which does

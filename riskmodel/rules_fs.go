@@ -514,9 +514,11 @@ var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile
 
 // isStartupFile reports whether abs is read at login/shell start or changes how tools run
 // (rc files, autostart and launch agents, git/npm/pip config that can point to code).
-func isStartupFile(c *execCtx, abs string) bool {
+func isStartupFile(c *execCtx, abs string) bool { return isStartupPath(c.scope, abs) }
+
+func isStartupPath(sc *Scope, abs string) bool {
 	for _, f := range startupFiles {
-		p := path.Join(c.scope.Home, f)
+		p := path.Join(sc.Home, f)
 		if abs == p || strings.HasPrefix(abs, p+"/") {
 			return f != ".npmrc" && f != ".pip/pip.conf" && f != ".config/pip/pip.conf" && f != ".gitconfig" && f != ".config/git/config"
 		}

@@ -32,6 +32,9 @@ func isFetcher(s *Segment) bool {
 // urls returns the URLs a network command names (with or without scheme for curl/wget).
 func urls(s *Segment) []*url.URL {
 	var out []*url.URL
+	if len(s.Args) == 0 {
+		return nil
+	}
 	for _, a := range s.Args[1:] {
 		if strings.HasPrefix(a, "-") && !strings.Contains(a, "://") {
 			continue
@@ -270,7 +273,7 @@ func netRules() []*Rule {
 				}
 				want := c.target(file).abs
 				for _, o := range c.segs {
-					if o == s || !isFetcher(o) || c.allFrom([]*Segment{o}, false) {
+					if o == s || !isFetcher(o) || c.allFrom([]*Segment{o}, true) {
 						continue
 					}
 					for _, f := range downloadedFiles(c, o) {
@@ -408,6 +411,32 @@ func netRules() []*Rule {
 					}
 				}
 				return "", false
+			},
+		},
+		{
+			ID: "net.mutating-request", Level: Medium, Category: CatNetworkEgress,
+			Message: "Sends a request that changes something on a remote service",
+			Match:   []string{"curl -X DELETE https://api.internal.acme.io/v1/cache", "curl --request PUT https://api.example.com/items/3", "http DELETE api.example.com/x"},
+			NoMatch: []string{"curl -X GET https://api.example.com", "curl -X DELETE http://localhost:3000/x"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				m := ""
+				switch s.Name() {
+				case "curl":
+					m, _ = optValue(s.Args[1:], "-X", "--request")
+				case "http", "https", "xh":
+					m = s.sub(0)
+				case "wget":
+					m, _ = optValue(s.Args[1:], "--method")
+				}
+				switch strings.ToUpper(m) {
+				case "POST", "PUT", "PATCH", "DELETE":
+				default:
+					return "", false
+				}
+				if _, sending := sends(s); sending || c.allFrom([]*Segment{s}, false) {
+					return "", false
+				}
+				return "Sends an HTTP " + strings.ToUpper(m) + " to " + describeHosts([]*Segment{s}), true
 			},
 		},
 		{

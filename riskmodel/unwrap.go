@@ -23,6 +23,68 @@ func (x *extractor) add(seg *Segment, ctx walkCtx) {
 		seg.PipeIn = ctx.pipeIn
 	}
 	x.segs = append(x.segs, seg)
+	if code, ok := x.persistedCode(seg); ok {
+		c := ctx.with("persisted")
+		c.depth++
+		c.pipeIn = nil
+		x.script(code, c)
+	}
+}
+
+// persistedCode returns the shell text a segment stores where it will run later: echo/printf
+// appended to a shell startup file, lines fed to crontab or at. Judging that text now is the
+// only chance to see it before it runs unattended.
+func (x *extractor) persistedCode(seg *Segment) (string, bool) {
+	switch seg.Name() {
+	case "echo", "printf":
+		for _, r := range seg.Redirs {
+			if abs, ok := x.scope.Resolve(r.Target); ok && r.Writes() && isStartupPath(x.scope, abs) {
+				out, ok, _ := segmentOutput(seg, x.scope)
+				return out, ok
+			}
+		}
+	case "crontab", "at", "batch", "tee":
+		if seg.Name() == "tee" {
+			persist := false
+			for _, a := range seg.Args[1:] {
+				if abs, ok := x.scope.Resolve(a); ok && isStartupPath(x.scope, abs) {
+					persist = true
+				}
+			}
+			if !persist {
+				return "", false
+			}
+		}
+		in, ok := stdinText(seg, x.scope)
+		if !ok {
+			return "", false
+		}
+		if seg.Name() == "crontab" {
+			in = stripCronSchedule(in)
+		}
+		return in, true
+	}
+	return "", false
+}
+
+// stripCronSchedule drops the five schedule fields (or an @keyword) of crontab lines.
+func stripCronSchedule(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+			continue
+		case strings.HasPrefix(f[0], "@") && len(f) > 1:
+			b.WriteString(strings.Join(f[1:], " "))
+		case len(f) > 5:
+			b.WriteString(strings.Join(f[5:], " "))
+		default:
+			b.WriteString(line)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 func hasVia(s *Segment, v string) bool {
