@@ -23,8 +23,8 @@ func isCredentialPath(c *execCtx, abs string) bool {
 	if strings.HasSuffix(base, ".pub") || base == "known_hosts" || base == "authorized_keys" {
 		return false
 	}
-	for _, p := range credHomePaths {
-		full := path.Join(c.scope.Home, p)
+	for i, full := range c.scope.credentialStores() {
+		p := credHomePaths[i]
 		if abs == full || strings.HasPrefix(abs, full) && (strings.HasSuffix(p, "_") || strings.HasPrefix(abs[len(full):], "/") || abs[len(full):] == "") {
 			return true
 		}

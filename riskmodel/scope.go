@@ -48,6 +48,19 @@ type Scope struct {
 	Home       string
 	Workspaces []string
 	Protected  []string // absolute globs
+
+	credPaths []string // credHomePaths joined to Home, built on first use
+}
+
+// credentialStores returns the credential store paths below this scope's home.
+func (s *Scope) credentialStores() []string {
+	if s.credPaths == nil {
+		s.credPaths = make([]string, len(credHomePaths))
+		for i, p := range credHomePaths {
+			s.credPaths[i] = path.Join(s.Home, p)
+		}
+	}
+	return s.credPaths
 }
 
 // NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",

@@ -60,7 +60,9 @@ func extractSegments(scope *Scope, argv []string) ([]*Segment, []issue) {
 }
 
 func capText(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	if strings.ContainsAny(s, "\n\t\r") || strings.Contains(s, "  ") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	if len(s) > maxTextLen {
 		cut := maxTextLen
 		for cut > 0 && !utf8Start(s[cut]) {
