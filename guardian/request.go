@@ -182,7 +182,17 @@ func describeJSONError(b []byte, err error) error {
 	if off < 0 || off > int64(len(b)) {
 		return err
 	}
-	line := 1 + bytes.Count(b[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(b[:off], '\n')
+	// encoding/json's offset is sometimes just past the offending character and sometimes at
+	// it: point at the last non-space character read, or the next one after spaces.
+	idx := int(off) - 1
+	for idx >= 0 && idx < len(b) && (b[idx] == ' ' || b[idx] == '\t' || b[idx] == '\n' || b[idx] == '\r') {
+		idx++
+	}
+	if idx < 0 {
+		idx = 0
+	}
+	idx = min(idx, len(b))
+	line := 1 + bytes.Count(b[:idx], []byte("\n"))
+	col := idx - bytes.LastIndexByte(b[:idx], '\n')
 	return fmt.Errorf("line %d, column %d: %w", line, col, err)
 }
