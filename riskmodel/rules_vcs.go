@@ -45,8 +45,8 @@ func gitSub(s *Segment) (string, []string) {
 // pushInfo describes a git push.
 type pushInfo struct {
 	force, lease, mirror, del, dry bool
-	remote                    string
-	refs                      []string
+	remote                         string
+	refs                           []string
 }
 
 func parsePush(rest []string) pushInfo {
