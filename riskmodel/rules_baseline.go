@@ -18,7 +18,7 @@ var readOnly = map[string]bool{
 	"locale": true, "groups": true, "getent": true, "nproc": true, "lscpu": true, "sw_vers": true, "arch": true, "tty": true, "man": true,
 	"help": true, "cal": true, "bc": true, "expr": true, "awk": true, "gawk": true, "sed": true, "zcat": true, "bat": true, "exa": true,
 	"eza": true, "base64": true, "openssl": true, "ssh-keygen": true, "gpg": false, "sqlite3": false, "git-lfs": false, "printenv": true,
-	"history": true, "jobs": true, "wait": true, "getconf": true, "ulimit": true, "vmstat": true, "iostat": true, "dmesg": true,
+	"history": true, "env": true, "jobs": true, "wait": true, "getconf": true, "ulimit": true, "vmstat": true, "iostat": true, "dmesg": true,
 	"journalctl": true, "lsusb": true, "lspci": true, "ldd": true, "nm": true, "objdump": true, "otool": true, "size": true, "identify": true,
 	"pdfinfo": true, "exiftool": true, "mdls": true, "defaults": false, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
 	"time": true, "command": true, "hash": true, "read": true, "shasum256": true, "cksum": true, "b2sum": true, "numfmt": true, "iconv": true,
@@ -46,8 +46,119 @@ var workspaceWriters = map[string]bool{"mkdir": true, "touch": true, "cp": true,
 	"vi": true, "ed": true, "uniq": false, "sort": true, "source": true, ".": true, "ex": true, "tidy": true,
 	"prettier": true, "gofmt": true, "goimports": true, "rustfmt": true, "black": true, "touch2": false, "cmake": true}
 
+// cliReads maps a CLI to the subcommands (first one or two words) that only read. A "*"
+// second level accepts any noun: gh pr list, gh issue view.
+var cliReads = map[string][]string{
+	"gh":           {"* list", "* view", "* status", "* diff", "* checks", "* watch", "status", "search *", "browse", "auth status", "api", "repo view", "run view", "run list", "release list", "release view", "workflow list", "workflow view", "label list", "gist view", "gist list", "pr checkout"},
+	"glab":         {"* list", "* view", "* status", "* diff", "mr checkout", "ci view", "ci status", "api"},
+	"crontab":      {"-l"},
+	"systemctl":    {"status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers"},
+	"launchctl":    {"list", "print", "print-disabled", "blame"},
+	"brew":         {"list", "info", "search", "outdated", "doctor", "config", "deps", "uses", "leaves", "--prefix", "--version", "home"},
+	"npm":          {"view", "ls", "list", "outdated", "config", "whoami", "ping", "explain", "why", "fund", "help", "search", "info", "doctor", "root", "prefix", "bin"},
+	"pip":          {"list", "show", "freeze", "check", "config", "debug", "index", "inspect", "help", "search"},
+	"pip3":         {"list", "show", "freeze", "check", "config", "debug", "index", "inspect", "help"},
+	"xcode-select": {"-p", "--print-path", "-v", "--version"},
+	"defaults":     {"read", "read-type", "domains", "find"},
+	"security":     {"find-certificate", "list-keychains", "default-keychain", "show-keychain-info", "verify-cert"},
+	"ufw":          {"status"},
+	"iptables":     {"-L", "-S", "--list", "--list-rules"},
+	"apt":          {"list", "search", "show", "policy", "depends", "rdepends"},
+	"apt-cache":    {"*"},
+	"dpkg":         {"-l", "-L", "-s", "--list", "--status", "-S"},
+	"rpm":          {"-q", "-qa", "-qi", "-ql"},
+	"snap":         {"list", "info", "find"},
+	"service":      {"--status-all"},
+	"docker":       {"version", "info"},
+	"sw_vers":      {"*"},
+	"mdfind":       {"*"},
+	"open":         {"-R"},
+	"ssh-add":      {"-l", "-L"},
+	"gpg":          {"--list-keys", "-k", "--list-secret-keys", "--fingerprint", "--verify"},
+	"openssl":      {"version", "x509", "s_client", "rand", "dgst", "req -text", "verify", "ciphers"},
+	"tmux":         {"ls", "list-sessions", "capture-pane"},
+}
+
+// cliRead reports whether a segment is a read-only subcommand of a known CLI.
+func cliRead(s *Segment) bool {
+	subs, ok := cliReads[s.Name()]
+	if !ok || len(s.Args) < 2 {
+		return false
+	}
+	w1, w2 := s.Args[1], ""
+	if len(s.Args) > 2 {
+		w2 = s.Args[2]
+	}
+	if s.Name() == "gh" && w1 == "api" {
+		return !s.hasFlag("fFX", "--field", "--raw-field", "--method", "--input")
+	}
+	for _, sub := range subs {
+		a, b, two := strings.Cut(sub, " ")
+		switch {
+		case sub == "*":
+			return true
+		case !two && a == w1:
+			return true
+		case two && (a == "*" || a == w1) && (b == "*" || b == w2):
+			return true
+		}
+	}
+	return false
+}
+
+// versionProbe reports a command asked only for its version or help.
+func versionProbe(s *Segment) bool {
+	if len(s.Args) != 2 || strings.Contains(s.Args[0], "$") {
+		return false
+	}
+	switch s.Args[1] {
+	case "--version", "-V", "-v", "version", "--help", "-h", "help", "-version":
+		return true
+	}
+	return false
+}
+
 func baselineRules() []*Rule {
 	return []*Rule{
+		{
+			ID: "base.cli-read", Baseline: true, Level: Low, Category: CatReadOnly,
+			Message: "Runs a read-only subcommand of a known tool",
+			Match:   []string{"gh pr list --state open", "gh run view 123 --log-failed", "crontab -l", "systemctl status nginx", "launchctl list", "python3 --version", "gh api repos/o/r/pulls"},
+			NoMatch: []string{"gh pr merge 5", "crontab -e", "gh api -X DELETE repos/o/r"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if versionProbe(s) {
+					return "Prints the version or help of " + s.Name(), true
+				}
+				if cliRead(s) {
+					return "Runs " + joinArgs(s.Args) + " (read-only)", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "base.perms-tighten", Baseline: true, Level: Low, Category: CatNone,
+			Message: "Tightens file permissions",
+			Match:   []string{"chmod 600 ~/.ssh/config", "chmod go-w ~/.bashrc", "chmod 700 ~/.gnupg"},
+			NoMatch: []string{"chmod 777 ~/x", "chmod +x ~/bin/tool", "chmod -R 755 ~/bin"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if s.Name() != "chmod" {
+					return "", false
+				}
+				p := s.positional(0)
+				if len(p) < 2 {
+					return "", false
+				}
+				m := p[0]
+				// Only modes that leave group and others at most read access, or symbolic
+				// removals; a recursive change could loosen files it was not meant for.
+				tight := isOctal(m) && len(m) == 3 && strings.Trim(m[1:], "04") == "" ||
+					strings.Contains(m, "-") && !strings.Contains(m, "+") && !strings.Contains(m, "=")
+				if !tight || s.hasFlag("R", "--recursive") {
+					return "", false
+				}
+				return "Tightens the permissions of " + strings.Join(p[1:], " ") + " (" + m + ")", true
+			},
+		},
 		{
 			ID: "base.git-read", Baseline: true, Level: Low, Category: CatReadOnly,
 			Message: "Inspects the repository with git",
@@ -80,7 +191,7 @@ func baselineRules() []*Rule {
 			NoMatch: []string{"cp a.txt ~/b.txt"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
-				if !workspaceWriters[n] {
+				if !workspaceWriters[n] && !strings.HasPrefix(n, "mkfs") {
 					return "", false
 				}
 				ts := writeTargets(c, s)

@@ -48,7 +48,7 @@ func interpRules() []*Rule {
 		{
 			ID: "interp.workspace-script", Level: Medium, Category: CatNone, Contained: true, Baseline: true,
 			Message: "Runs one of the project's own scripts or programs",
-			Match:   []string{"./scripts/build.sh", "bash scripts/test.sh", "python3 manage.py test", "node server.js", "bin/rails db:migrate"},
+			Match:   []string{"./scripts/build.sh", "bash scripts/test.sh", "python3 manage.py test", "node server.js", "bin/setup"},
 			NoMatch: []string{"bash /tmp/x.sh"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				f := executedFile(s)
