@@ -14,6 +14,11 @@ type execCtx struct {
 	req   *ExecRequest
 	segs  []*Segment
 	pol   *Policy
+
+	// Per-request memos: a family of rules shares one analysis of each segment.
+	pkgMemo   map[*Segment][]pkgOp
+	cloudMemo map[*Segment][]cloudOp
+	dbMemo    map[*Segment][]cloudOp
 }
 
 // validate checks a user rule for the mistakes the config loader cannot see.
@@ -107,7 +112,8 @@ func wildcardMatch(pattern, s string) bool {
 func (a *Analyzer) execVerdict(ctx context.Context, req ExecRequest) Verdict {
 	scope := NewScope(&a.policy, req.Cwd)
 	segs, issues := extractSegments(scope, req.Command)
-	c := &execCtx{scope: scope, req: &req, segs: segs, pol: &a.policy}
+	c := &execCtx{scope: scope, req: &req, segs: segs, pol: &a.policy,
+		cloudMemo: map[*Segment][]cloudOp{}, dbMemo: map[*Segment][]cloudOp{}}
 	var findings []Finding
 	for _, is := range issues {
 		findings = append(findings, issueFinding(is))
