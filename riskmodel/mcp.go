@@ -993,6 +993,34 @@ func (c *mcpCtx) findSecrets() {
 			}
 		}
 	}
+	// Secrets smuggled out encoded in a URL's query (…?d=base64(OPENAI_API_KEY=…)).
+	for _, u := range c.urls {
+		if u.local || u.trust {
+			continue
+		}
+		pu, err := url.Parse(u.raw)
+		if err != nil {
+			continue
+		}
+		for k, vs := range pu.Query() {
+			for _, v := range vs {
+				if len(v) < 16 {
+					continue
+				}
+				dec, ok := decodeB64(v)
+				if !ok || !mostlyPrintable(dec) {
+					continue
+				}
+				for _, m := range FindSecrets(dec) {
+					id := u.key + "?" + k + "\x00" + m.Kind
+					if !seen[id] {
+						seen[id] = true
+						c.secrets = append(c.secrets, mcpSecret{where: u.key + " (base64 in ?" + k + ")", kind: m.Kind, inURL: true})
+					}
+				}
+			}
+		}
+	}
 	sort.Slice(c.secrets, func(i, j int) bool {
 		if c.secrets[i].where != c.secrets[j].where {
 			return c.secrets[i].where < c.secrets[j].where
@@ -2977,6 +3005,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 			execTop = &Finding{Message: RedactSecrets(ev.Assessment.Summary), Level: ev.Assessment.Level, Decision: ev.Decision}
 		}
 	}
+	findings = append(findings, a.mcpInjections(ctx, c)...)
 	var baselines []*Rule
 	for _, r := range a.rules {
 		if r.Kind != KindMCP || r.mcp == nil {
@@ -3171,4 +3200,56 @@ func mcpGlobMatch(pattern, s string) bool {
 		pi++
 	}
 	return pi == len(p)
+}
+
+// mcpFreeTextKeys hold prose or code meant as data (an issue body, a SQL query): shell
+// metacharacters there are normal and not an injection.
+var mcpFreeTextKeys = map[string]bool{"body": true, "text": true, "content": true, "message": true, "description": true, "title": true,
+	"comment": true, "markdown": true, "notes": true, "note": true, "summary": true, "query": true, "sql": true, "code": true,
+	"script": true, "prompt": true, "html": true, "css": true, "reason": true, "subject": true, "patch": true, "diff": true,
+	"newstring": true, "oldstring": true, "newtext": true, "oldtext": true, "source": true, "template": true, "value": false}
+
+// mcpInjections looks for shell injection in argument values: a server that interpolates
+// "health; curl … | sh" into a command line runs the tail. Values outside free-text fields
+// that contain shell control operators are analysed as shell, and their high-risk findings
+// count, worded as what happens if the server passes the value to a shell.
+func (a *Analyzer) mcpInjections(ctx context.Context, c *mcpCtx) []Finding {
+	var out []Finding
+	for _, arg := range c.args {
+		if !arg.str || mcpFreeTextKeys[arg.nkey] || len(arg.val) > mcpMaxScan || !strings.ContainsAny(arg.val, ";|&`$") {
+			continue
+		}
+		if !(strings.Contains(arg.val, ";") || strings.Contains(arg.val, "|") || strings.Contains(arg.val, "&&") || strings.Contains(arg.val, "$(") || strings.Contains(arg.val, "`")) {
+			continue
+		}
+		if c.shell != nil && strings.Contains(strings.Join(c.shell, " "), arg.val) {
+			continue // already judged as the tool's command
+		}
+		ev := a.Exec(ctx, ExecRequest{Command: []string{"sh", "-c", arg.val}, Cwd: c.scope.Cwd})
+		for _, f := range ev.Assessment.Findings {
+			if f.Level < High || strings.HasPrefix(f.RuleID, "shell.unparsable") || strings.HasPrefix(f.RuleID, "shell.too-") {
+				continue
+			}
+			f.RuleID = "mcp.injection:" + f.RuleID
+			f.Segment = RedactSecrets(f.Segment)
+			f.Message = fmt.Sprintf("Argument %s looks like a shell injection; if the server passes it to a shell: %s", arg.path, RedactSecrets(f.Message))
+			f.Decision = 0
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// mostlyPrintable reports decoded bytes that read as text.
+func mostlyPrintable(s string) bool {
+	if s == "" {
+		return false
+	}
+	bad := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f {
+			bad++
+		}
+	}
+	return bad*10 < len(s)
 }

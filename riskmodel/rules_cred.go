@@ -36,7 +36,7 @@ func isCredentialPath(c *execCtx, abs string) bool {
 	case "/etc/shadow", "/etc/gshadow", "/etc/master.passwd", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_ecdsa_key":
 		return true
 	}
-	if strings.HasPrefix(abs, "/var/run/secrets/") || strings.HasPrefix(abs, "/run/secrets/") || strings.HasPrefix(abs, "/proc/") && strings.HasSuffix(abs, "/environ") {
+	if strings.HasPrefix(abs, "/var/run/secrets") || strings.HasPrefix(abs, "/run/secrets") || strings.HasPrefix(abs, "/proc/") && strings.HasSuffix(abs, "/environ") {
 		return true
 	}
 	switch {
@@ -117,6 +117,11 @@ func secretCommand(s *Segment) (string, bool) {
 		return "Prints Google Cloud credentials", true
 	case n == "az" && a == "account" && b == "get-access-token":
 		return "Prints an Azure access token", true
+	case n == "az" && a == "keyvault" && (b == "secret" || b == "key" || b == "certificate") && s.arg("show", "download", "backup"):
+		return "Reads a secret from Azure Key Vault", true
+	case n == "heroku" && (a == "config" || strings.HasPrefix(a, "config:get")), n == "vercel" && a == "env" && b == "pull",
+		n == "doppler" && a == "secrets", n == "infisical" && (a == "export" || a == "secrets"), n == "fly" && a == "ssh" && strings.Contains(strings.Join(s.Args, " "), "printenv"):
+		return "Prints an app's configured secrets with " + n, true
 	case n == "kubectl" && (a == "get" || a == "describe") && (strings.HasPrefix(b, "secret") || b == "secrets"):
 		return "Reads Kubernetes secrets", true
 	case n == "kubectl" && a == "config" && b == "view" && s.arg("--raw"):
@@ -324,6 +329,37 @@ func credRules() []*Rule {
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if v, ok := printsSecretVar(s); ok {
 					return "Prints the secret " + v, true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "cred.hunt", Level: Medium, Category: CatCredentialAccess,
+			Message: "Searches outside the workspace for key and credential files",
+			Match:   []string{"find ~ -name '*.pem'", "find / -name id_rsa 2>/dev/null", "locate .aws/credentials"},
+			NoMatch: []string{"find . -name '*.pem'", "find ~ -name '*.go'"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				var pats []string
+				switch s.Name() {
+				case "find", "fd", "locate", "mdfind", "plocate":
+					if s.Name() == "find" {
+						if v, ok := optValue(s.Args[1:], "-name", "-iname", "-path"); ok {
+							pats = append(pats, v)
+						}
+						for _, r := range findRoots(s.Args) {
+							if t := c.target(r); t.zone == ZoneWorkspace || t.zone == ZoneTemp {
+								return "", false
+							}
+						}
+					} else {
+						pats = s.positional(0)
+					}
+				}
+				for _, p := range pats {
+					probe := path.Join(c.scope.Home, strings.NewReplacer("*", "x", "?", "x").Replace(strings.TrimPrefix(p, "/")))
+					if isCredentialPath(c, probe) || strings.Contains(p, "id_") || strings.Contains(p, ".aws") || strings.Contains(p, "credentials") {
+						return "Searches for credential files (" + p + ") outside the workspace", true
+					}
 				}
 				return "", false
 			},

@@ -46,6 +46,23 @@ func interpRules() []*Rule {
 			},
 		},
 		{
+			ID: "interp.script-prod", Level: High, Category: CatFinancialOrProduction,
+			Message: "Runs a project script against production",
+			Match:   []string{"./scripts/rotate-keys.sh --env production", "bin/deploy prod", "node scripts/migrate.js --target=production"},
+			NoMatch: []string{"./scripts/build.sh --env staging", "./scripts/test.sh"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if executedFile(s) == "" || s.Code {
+					return "", false
+				}
+				for _, a := range s.Args[1:] {
+					if v := a[strings.IndexByte(a, '=')+1:]; prodLike(a) || prodLike(v) {
+						return "Runs " + s.Args[0] + " with " + a + ", acting on production", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "interp.workspace-script", Level: Medium, Category: CatNone, Contained: true, Baseline: true,
 			Message: "Runs one of the project's own scripts or programs",
 			Match:   []string{"./scripts/build.sh", "bash scripts/test.sh", "python3 manage.py test", "node server.js", "bin/setup"},

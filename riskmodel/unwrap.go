@@ -298,7 +298,7 @@ var gitExecKeys = []string{"core.sshcommand", "core.pager", "core.fsmonitor", "c
 
 // embeddedCommands returns shell commands hidden in option values: tar
 // --checkpoint-action=exec=CMD, rsync -e CMD, git -c core.sshCommand=CMD, ssh -o
-// ProxyCommand=CMD, vim -c '!CMD', script -c CMD, awk's system("CMD").
+// ProxyCommand=CMD, vim -c '!CMD', script -c CMD, awk's system("CMD"), make CC='CMD'.
 func embeddedCommands(s *Segment) []string {
 	var out []string
 	args := s.Args
@@ -381,6 +381,13 @@ func embeddedCommands(s *Segment) []string {
 					out = append(out, m[1]+m[2]+m[3])
 				}
 				i = len(args)
+			}
+		case "make", "gmake", "bmake":
+			// make CC='sh -c …' all: a variable override becomes the command a recipe runs.
+			if isAssignWord(a) {
+				if v := a[strings.IndexByte(a, '=')+1:]; strings.ContainsAny(v, " ;|&$`") {
+					out = append(out, v)
+				}
 			}
 		case "parallel":
 			if a == ":::" {
