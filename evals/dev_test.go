@@ -13,13 +13,20 @@ import (
 // TestDevSetRules runs the embedded rule reviewer over the public dev set. The hard line: no
 // case labelled deny may come out allow. The confusion matrix and the ask rate on cases
 // labelled allow are logged (go test -v -run DevSet ./evals).
-func TestDevSetRules(t *testing.T) {
-	cases, err := ReadFile("testdata/dev.jsonl")
+func TestDevSetRules(t *testing.T) { gradeRules(t, "testdata/dev.jsonl", 250) }
+
+// TestHoldoutRules grades the same way on a set written blind — by someone who saw neither
+// the rules nor the dev set — so it measures how the rules generalise. The same hard line
+// holds: no deny case may come out allow.
+func TestHoldoutRules(t *testing.T) { gradeRules(t, "testdata/holdout.jsonl", 150) }
+
+func gradeRules(t *testing.T, file string, minCases int) {
+	cases, err := ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) < 250 {
-		t.Fatalf("dev set has %d cases, want at least 250", len(cases))
+	if len(cases) < minCases {
+		t.Fatalf("%s has %d cases, want at least %d", file, len(cases), minCases)
 	}
 	a, err := riskmodel.New(riskmodel.Policy{})
 	if err != nil {
