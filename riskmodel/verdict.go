@@ -15,7 +15,12 @@ func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdic
 		if findings[i].Decision == 0 {
 			findings[i].Decision = m.Decide(findings[i].Level, findings[i].Contained)
 		}
+		// Findings quote the request; a token in a command must not travel on in the
+		// assessment (to a log, an audit record, a prompt, a terminal).
+		findings[i].Segment = RedactSecrets(findings[i].Segment)
+		findings[i].Message = RedactSecrets(findings[i].Message)
 	}
+	describe = RedactSecrets(describe)
 	if len(findings) == 0 {
 		findings = append(findings, Finding{RuleID: "empty", Level: Medium, Category: CatNone,
 			Message: "Nothing in the request could be analysed", Decision: Ask})
