@@ -148,6 +148,9 @@ func issueFinding(is issue) Finding {
 	case "unparsable":
 		return Finding{RuleID: "shell.unparsable", Segment: is.text, Level: High, Category: CatNone,
 			Message: "The command is not valid shell, so what it would run cannot be known"}
+	case "analysis-failed":
+		return Finding{RuleID: "shell.analysis-failed", Segment: is.text, Level: High, Category: CatNone,
+			Message: "The command could not be fully analysed (" + is.text + "); asking instead"}
 	case "too-deep":
 		return Finding{RuleID: "shell.too-deep", Segment: is.text, Level: High, Category: CatNone,
 			Message: fmt.Sprintf("The command nests shells more than %d deep, which hides what it runs", maxDepth)}

@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"encoding/base64"
+	"fmt"
 	"encoding/hex"
 	"path"
 	"strconv"
@@ -51,9 +52,16 @@ func (c walkCtx) with(v string) walkCtx {
 	return c
 }
 
-// extractSegments analyses an argv and returns every simple command it would run.
-func extractSegments(scope *Scope, argv []string) ([]*Segment, []issue) {
+// extractSegments analyses an argv and returns every simple command it would run. A panic
+// inside the analysis (a parser shape it does not expect) is reported as an issue, so the
+// request is asked about rather than crashing the reviewer.
+func extractSegments(scope *Scope, argv []string) (segs []*Segment, issues []issue) {
 	x := &extractor{scope: scope, vars: map[string]string{}, unknown: map[string]bool{}, seen: map[*syntax.CallExpr]bool{}}
+	defer func() {
+		if p := recover(); p != nil {
+			segs, issues = x.segs, append(x.issues, issue{"analysis-failed", fmt.Sprint(p)})
+		}
+	}()
 	seg := &Segment{Args: append([]string(nil), argv...), Text: capText(strings.Join(argv, " ")), Parsed: true}
 	x.command(seg, walkCtx{})
 	return x.segs, x.issues
@@ -180,7 +188,11 @@ func (x *extractor) stmt(s *syntax.Stmt, ctx walkCtx) *Segment {
 	case *syntax.FuncDecl:
 		// The body may never run, but judging it costs nothing and a function is an easy
 		// place to hide a command.
-		x.stmt(c.Body, ctx.with("function "+c.Name.Value))
+		name := "(anonymous)"
+		if c.Name != nil {
+			name = c.Name.Value
+		}
+		x.stmt(c.Body, ctx.with("function "+name))
 		return nil
 	case *syntax.TimeClause:
 		return x.stmt(c.Stmt, ctx)
