@@ -2,8 +2,8 @@ package riskmodel
 
 import (
 	"encoding/base64"
-	"fmt"
 	"encoding/hex"
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
