@@ -906,7 +906,7 @@ func (c Config) trusts(dir string) bool {
 			pat = path.Join(filepath.ToSlash(home), strings.TrimPrefix(g[1:], "/"))
 		}
 		for _, d := range cands {
-			if matchDirGlob(pat, d) {
+			if riskmodel.MatchPathGlob(pat, d, false) {
 				return true
 			}
 		}
@@ -931,35 +931,6 @@ func (c Config) tildePath(dir string) string {
 		return "~/" + filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(dir)
-}
-
-// matchDirGlob matches a whole directory path against a glob in which "*" stays within one
-// path element and "**" spans any number of them. Unlike protected paths, a pattern does not
-// cover the directories below a match: trusting ~/src/* does not trust ~/src/app/vendor/x.
-func matchDirGlob(pattern, p string) bool {
-	return matchElems(strings.Split(strings.Trim(path.Clean(pattern), "/"), "/"),
-		strings.Split(strings.Trim(path.Clean(p), "/"), "/"))
-}
-
-func matchElems(pp, ss []string) bool {
-	for len(pp) > 0 {
-		if pp[0] == "**" {
-			for i := 0; i <= len(ss); i++ {
-				if matchElems(pp[1:], ss[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(ss) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pp[0], ss[0]); err != nil || !ok {
-			return false
-		}
-		pp, ss = pp[1:], ss[1:]
-	}
-	return len(ss) == 0
 }
 
 // userConfigPath is the user config named in "add this project to trusted_projects in …".

@@ -584,8 +584,8 @@ func TestMatchDirGlob(t *testing.T) {
 		{"/work/[", "/work/[", false},
 	}
 	for _, tt := range tests {
-		if got := matchDirGlob(tt.pattern, tt.dir); got != tt.want {
-			t.Errorf("matchDirGlob(%q, %q) = %v, want %v", tt.pattern, tt.dir, got, tt.want)
+		if got := riskmodel.MatchPathGlob(tt.pattern, tt.dir, false); got != tt.want {
+			t.Errorf("MatchPathGlob(%q, %q) = %v, want %v", tt.pattern, tt.dir, got, tt.want)
 		}
 	}
 }

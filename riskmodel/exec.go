@@ -67,7 +67,7 @@ func (r UserRule) matchesArgs(args []string) bool {
 		}
 		return true
 	case r.Glob != "":
-		return wildcardMatch(r.Glob, strings.Join(args, " "))
+		return WildcardMatch(r.Glob, strings.Join(args, " "))
 	case r.Regex != nil:
 		return r.Regex.MatchString(strings.Join(args, " "))
 	}
@@ -79,34 +79,6 @@ func baseName(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-// wildcardMatch matches s against a pattern where "*" is any run of characters (spaces and
-// slashes included) and "?" any one character.
-func wildcardMatch(pattern, s string) bool {
-	// Iterative matching with single-star backtracking: linear-ish, no recursion.
-	p, i := 0, 0
-	star, mark := -1, 0
-	for i < len(s) {
-		switch {
-		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[i]):
-			p++
-			i++
-		case p < len(pattern) && pattern[p] == '*':
-			star, mark = p, i
-			p++
-		case star >= 0:
-			p = star + 1
-			mark++
-			i = mark
-		default:
-			return false
-		}
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
 }
 
 func (a *Analyzer) execVerdict(ctx context.Context, req ExecRequest) Verdict {

@@ -3095,7 +3095,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 
 // applyMCPUserRules applies Policy.Rules of kind mcp. Each rule's Glob is matched against
 // "server/tool" and, for a call with a verb argument, "server/tool:verb", case-insensitively,
-// with mcpGlobMatch ("*" matches any run of characters including "/" and ":", "?" one
+// with WildcardMatch ("*" matches any run of characters including "/" and ":", "?" one
 // character). Deny and ask rules add a finding with their decision; an allow rule is the
 // allow-list opt-out: it sets every other finding below critical to allow and says so in the
 // message. Precedence is deny > ask > allow, since the verdict takes the most restrictive
@@ -3127,7 +3127,7 @@ func (a *Analyzer) applyMCPUserRules(c *mcpCtx, findings *[]Finding) string {
 		}
 		matched := false
 		for _, s := range subjects {
-			if mcpGlobMatch(strings.ToLower(r.Glob), s) {
+			if WildcardMatch(strings.ToLower(r.Glob), s) {
 				matched = true
 				break
 			}
@@ -3170,36 +3170,6 @@ func (a *Analyzer) applyMCPUserRules(c *mcpCtx, findings *[]Finding) string {
 		}
 	}
 	return allow
-}
-
-// mcpGlobMatch matches a user-rule glob against "server/tool[:verb]": "*" matches any run of
-// characters (including "/" and ":"), "?" exactly one; everything else literally. It runs in
-// O(len(pattern)·len(s)) with no recursion.
-func mcpGlobMatch(pattern, s string) bool {
-	p := []rune(pattern)
-	t := []rune(s)
-	pi, ti := 0, 0
-	star, mark := -1, 0
-	for ti < len(t) {
-		switch {
-		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]):
-			pi++
-			ti++
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ti
-			pi++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ti = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
 }
 
 // mcpFreeTextKeys hold prose or code meant as data (an issue body, a SQL query): shell

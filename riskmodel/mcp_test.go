@@ -523,8 +523,8 @@ func TestMCPGlobMatch(t *testing.T) {
 		{"a*b*c", "aXXbYY", false},
 		{"", "x", false},
 	} {
-		if got := mcpGlobMatch(tc.pat, tc.s); got != tc.want {
-			t.Errorf("mcpGlobMatch(%q, %q) = %v, want %v", tc.pat, tc.s, got, tc.want)
+		if got := WildcardMatch(tc.pat, tc.s); got != tc.want {
+			t.Errorf("WildcardMatch(%q, %q) = %v, want %v", tc.pat, tc.s, got, tc.want)
 		}
 	}
 }

@@ -88,6 +88,16 @@ func parsePush(rest []string) pushInfo {
 	return p
 }
 
+// gitPush parses a segment that is a real git push (not --dry-run).
+func gitPush(s *Segment) (pushInfo, bool) {
+	sub, rest := gitSub(s)
+	if sub != "push" {
+		return pushInfo{}, false
+	}
+	p := parsePush(rest)
+	return p, !p.dry
+}
+
 func vcsRules() []*Rule {
 	return []*Rule{
 		{
@@ -96,12 +106,8 @@ func vcsRules() []*Rule {
 			Match:   []string{"git push --force origin main", "git push -f origin master", "git push origin +main", "git push --mirror backup", "git push origin --delete main", "git push origin :master", "git -C repo push -f origin HEAD:main"},
 			NoMatch: []string{"git push origin main", "git push --force origin feature/x", "git push --force-with-lease origin feat"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				sub, rest := gitSub(s)
-				if sub != "push" {
-					return "", false
-				}
-				p := parsePush(rest)
-				if p.dry {
+				p, ok := gitPush(s)
+				if !ok {
 					return "", false
 				}
 				if p.mirror {
@@ -125,12 +131,8 @@ func vcsRules() []*Rule {
 			Match:   []string{"git push --force origin feature/x", "git push -f", "git push --force-with-lease origin feat", "git push origin --delete old-branch"},
 			NoMatch: []string{"git push origin feature/x", "git push -f origin main"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				sub, rest := gitSub(s)
-				if sub != "push" {
-					return "", false
-				}
-				p := parsePush(rest)
-				if p.dry {
+				p, ok := gitPush(s)
+				if !ok {
 					return "", false
 				}
 				if !(p.force || p.lease || p.del) || p.mirror {
@@ -157,12 +159,8 @@ func vcsRules() []*Rule {
 			Match:   []string{"git push origin feature/login", "git push", "git push -u origin HEAD"},
 			NoMatch: []string{"git push --force origin x", "git pull"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				sub, rest := gitSub(s)
-				if sub != "push" {
-					return "", false
-				}
-				p := parsePush(rest)
-				if p.dry {
+				p, ok := gitPush(s)
+				if !ok {
 					return "", false
 				}
 				if p.force || p.lease || p.del || p.mirror {

@@ -194,7 +194,7 @@ func (s *Scope) IsWorkspaceRoot(abs string) bool {
 // Protected reports whether abs matches a protected-path glob ("**" matches any depth).
 func (s *Scope) IsProtected(abs string) bool {
 	for _, g := range s.Protected {
-		if globPathMatch(g, abs) {
+		if MatchPathGlob(g, abs, true) {
 			return true
 		}
 	}
@@ -238,39 +238,4 @@ func isSystemPath(p string) bool {
 		}
 	}
 	return false
-}
-
-// globPathMatch matches a path glob where "*" stays within one path element and "**" spans
-// any number of them; a pattern also matches everything below a matching directory.
-func globPathMatch(pattern, p string) bool {
-	pp := strings.Split(strings.Trim(pattern, "/"), "/")
-	ss := strings.Split(strings.Trim(p, "/"), "/")
-	return matchParts(pp, ss, 0)
-}
-
-func matchParts(pp, ss []string, depth int) bool {
-	if depth > 64 {
-		return false
-	}
-	for len(pp) > 0 {
-		if pp[0] == "**" {
-			if len(pp) == 1 {
-				return true
-			}
-			for i := 0; i <= len(ss); i++ {
-				if matchParts(pp[1:], ss[i:], depth+1) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(ss) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pp[0], ss[0]); err != nil || !ok {
-			return false
-		}
-		pp, ss = pp[1:], ss[1:]
-	}
-	return true // the pattern matched a directory: everything below it is covered
 }
