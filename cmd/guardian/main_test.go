@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // TestMain lets the test binary double as the guardian command inside the scripts.
@@ -29,8 +26,7 @@ func TestMain(m *testing.M) {
 //	                             the JSON result on stdout (allow 0, ask 10, deny 20)
 //	bigenv NAME BYTES            set $NAME to BYTES letters, to build oversized arguments
 //	bigrequest FILE BYTES        write an exec request envelope of at least BYTES bytes to FILE
-//
-// and the condition [rules], true once riskmodel has built-in rules.
+
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -39,13 +35,6 @@ func TestScripts(t *testing.T) {
 			// Never pick up the real user's config.
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			return nil
-		},
-		Condition: func(cond string) (bool, error) {
-			if cond != "rules" {
-				return false, fmt.Errorf("unknown condition %q", cond)
-			}
-			a, err := riskmodel.New(riskmodel.Policy{})
-			return err == nil && len(a.Rules()) > 0, err
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exitcode":   cmdExitcode,
