@@ -204,3 +204,14 @@ func TestAssessmentRedactsSecrets(t *testing.T) {
 		t.Fatalf("assessment leaks the token: %s", b)
 	}
 }
+
+// TestTooManyCommandsIsNotAllow: past the segment limit the tail is not judged one by one, so
+// the request must be asked about at least — a long benign prefix cannot launder the tail.
+func TestTooManyCommandsIsNotAllow(t *testing.T) {
+	a, _ := New(Policy{})
+	src := strings.Repeat("ls; ", 1100) + "rm -rf ~"
+	v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", src}, Cwd: ExampleCwd})
+	if v.Decision == Allow || !slices.Contains(ruleIDs(v), "shell.too-complex") {
+		t.Fatalf("decision %s, rules %v: want ask or deny with shell.too-complex", v.Decision, ruleIDs(v)[:3])
+	}
+}
