@@ -215,3 +215,13 @@ func TestTooManyCommandsIsNotAllow(t *testing.T) {
 		t.Fatalf("decision %s, rules %v: want ask or deny with shell.too-complex", v.Decision, ruleIDs(v)[:3])
 	}
 }
+
+func TestUnknownCwd(t *testing.T) {
+	a, _ := New(Policy{})
+	for cmd, want := range map[string]Decision{"rm -rf build": Ask, "rm -rf ~/": Deny, "ls -la": Allow} {
+		v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", cmd}})
+		if v.Decision != want {
+			t.Errorf("%s without cwd: %s (rules %v), want %s", cmd, v.Decision, ruleIDs(v), want)
+		}
+	}
+}

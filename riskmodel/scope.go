@@ -48,6 +48,9 @@ type Scope struct {
 	Home       string
 	Workspaces []string
 	Protected  []string // absolute globs
+	// CwdUnknown is set when the request gave no cwd: relative paths then cannot be placed
+	// and are treated as unresolvable rather than guessed.
+	CwdUnknown bool
 
 	credPaths []string // credHomePaths joined to Home, built on first use
 }
@@ -74,6 +77,7 @@ func NewScope(p *Policy, cwd string) *Scope {
 	if cwd == "" || !path.IsAbs(cwd) {
 		if cwd == "" {
 			cwd = s.Home
+			s.CwdUnknown = true
 		} else {
 			cwd = path.Join(s.Home, cwd)
 		}
@@ -82,7 +86,7 @@ func NewScope(p *Policy, cwd string) *Scope {
 	for _, w := range p.Workspaces {
 		s.Workspaces = append(s.Workspaces, s.expandHome(path.Clean(w)))
 	}
-	if s.Cwd != "/" && s.Cwd != s.Home && !isSystemPath(s.Cwd) && !isAncestor(s.Cwd, s.Home) {
+	if !s.CwdUnknown && s.Cwd != "/" && s.Cwd != s.Home && !isSystemPath(s.Cwd) && !isAncestor(s.Cwd, s.Home) {
 		s.Workspaces = append(s.Workspaces, s.Cwd)
 	}
 	for _, g := range p.ProtectedPaths {
@@ -127,6 +131,9 @@ func (s *Scope) Resolve(arg string) (abs string, ok bool) {
 		return "", false
 	}
 	if !path.IsAbs(p) {
+		if s.CwdUnknown {
+			return "", false
+		}
 		p = path.Join(s.Cwd, p)
 	}
 	p = path.Clean(p)
