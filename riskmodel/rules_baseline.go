@@ -20,9 +20,9 @@ var readOnly = map[string]bool{
 	"eza": true, "base64": true, "openssl": true, "ssh-keygen": true, "gpg": false, "sqlite3": false, "git-lfs": false, "printenv": true,
 	"history": true, "env": true, "jobs": true, "wait": true, "getconf": true, "ulimit": true, "vmstat": true, "iostat": true, "dmesg": true,
 	"journalctl": true, "lsusb": true, "lspci": true, "ldd": true, "nm": true, "objdump": true, "otool": true, "size": true, "identify": true,
-	"pdfinfo": true, "exiftool": true, "mdls": true, "defaults": false, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
+	"pdfinfo": true, "mdls": true, "defaults": false, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
 	"time": true, "command": true, "hash": true, "read": true, "shasum256": true, "cksum": true, "b2sum": true, "numfmt": true, "iconv": true,
-	"csvlook": true, "xmllint": true, "tidy": false, "pandoc": false, "glow": true, "delta": true, "difft": true, "colordiff": true,
+	"csvlook": true, "tidy": false, "pandoc": false, "glow": true, "delta": true, "difft": true, "colordiff": true,
 }
 
 // shellBuiltins change only the shell's own state.
@@ -44,7 +44,8 @@ var workspaceWriters = map[string]bool{"mkdir": true, "touch": true, "cp": true,
 	"ditto": true, "convert": true, "magick": true, "ffmpeg": true, "pandoc": true, "protoc": true, "sqlite3": true, "git": false,
 	"mktemp": true, "cmp": false, "ssh-keygen": true, "openssl": true, "gpg": true, "code": true, "vim": true, "nano": true, "emacs": true,
 	"vi": true, "ed": true, "uniq": false, "sort": true, "source": true, ".": true, "ex": true, "tidy": true,
-	"prettier": true, "gofmt": true, "goimports": true, "rustfmt": true, "black": true, "touch2": false, "cmake": true}
+	"prettier": true, "gofmt": true, "goimports": true, "rustfmt": true, "black": true, "exiftool": true, "mogrify": true,
+	"pngquant": true, "optipng": true, "jpegoptim": true, "svgo": true, "clang-format": true, "xmllint": true, "touch2": false, "cmake": true}
 
 // cliReads maps a CLI to the subcommands (first one or two words) that only read. A "*"
 // second level accepts any noun: gh pr list, gh issue view.

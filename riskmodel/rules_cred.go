@@ -70,6 +70,10 @@ var nonReaders = map[string]bool{"ls": true, "stat": true, "file": true, "test":
 	"ssh": true, "ssh-add": true, "ssh-copy-id": true, "find": true, "cd": true, "shred": true, "unlink": true, "ssh-keygen": true,
 	"tree": true, "exa": true, "eza": true, "mv": false, "git": true, "echo": true, "grep": false}
 
+// outputFlags name the options whose value is a file the command writes.
+var outputFlags = map[string]bool{"-o": true, "-out": true, "-keyout": true, "--output": true, "-O": true, "--output-document": true,
+	"--keyout": true, "-certout": true}
+
 // credReads returns the credential paths a segment reads.
 func credReads(c *execCtx, s *Segment) []string {
 	var out []string
@@ -78,7 +82,10 @@ func credReads(c *execCtx, s *Segment) []string {
 		if s.Name() == "scp" || s.Name() == "rsync" || s.Name() == "sftp" {
 			args = s.positional(0, "-i", "-P", "-o", "-F", "-e")
 		}
-		for _, a := range args {
+		for i, a := range args {
+			if i > 0 && outputFlags[args[i-1]] {
+				continue // a file the command writes (openssl -keyout, curl -o), not one it reads
+			}
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {
 				a = a[i+2:]

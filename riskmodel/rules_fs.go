@@ -401,6 +401,13 @@ func writeTargets(c *execCtx, s *Segment) []target {
 		} else if p := s.positional(0, "-S", "--suffix"); len(p) >= 2 {
 			dests = append(dests, p[len(p)-1])
 		}
+	case "exiftool", "mogrify", "pngquant", "optipng", "jpegoptim", "svgo", "prettier", "black", "gofmt", "rustfmt", "clang-format", "xmllint":
+		// In-place tools: what they are given is what they rewrite (with their write flag).
+		if s.Name() == "xmllint" && !s.arg("--output", "-o") || s.Name() == "prettier" && !s.hasFlag("w", "--write") ||
+			s.Name() == "gofmt" && !s.hasFlag("w") || s.Name() == "clang-format" && !s.hasFlag("i") {
+			break
+		}
+		dests = s.positional(0, "-o", "--output", "--ext", "-tagsFromFile", "-TagsFromFile", "--config")
 	case "tee", "touch", "mkdir", "mkfifo", "mknod":
 		dests = s.positional(0, "-m", "--mode", "-d", "-r", "-t", "--date", "--reference")
 	case "sed", "perl", "ruby", "gsed":

@@ -431,7 +431,7 @@ func (x *extractor) fedCode(seg *Segment) (code, via string, ok bool) {
 // which are resolved to what find would print when find feeds it, else unknown.
 func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
 	rest := skipOpts(seg.Args[1:], map[string]bool{"-n": true, "-I": true, "-i": false, "-P": true, "-d": true, "-L": true, "-a": true, "-E": true, "-s": true, "--max-args": true, "--max-procs": true, "--delimiter": true, "--arg-file": true, "--replace": false})
-	input := "$(xargs input)"
+	input := "${each input line}"
 	var known []string
 	if seg.PipeIn != nil && seg.PipeIn.Name() == "find" {
 		if roots := findRoots(seg.PipeIn.Args); len(roots) > 0 {

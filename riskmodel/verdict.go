@@ -53,7 +53,7 @@ func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdic
 		summary = describe
 	}
 	if n := countOthers(findings, t.Segment); n > 0 && t.Segment != "" {
-		summary = fmt.Sprintf("%s (and %d other command%s)", strings.TrimSuffix(summary, "."), n, plural(n))
+		summary = fmt.Sprintf("%s (and %d other risky command%s)", strings.TrimSuffix(summary, "."), n, plural(n))
 	}
 	decidedBy := "rule:" + t.RuleID
 	return Verdict{
@@ -69,11 +69,13 @@ func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdic
 	}
 }
 
+// countOthers counts the other segments with a finding of medium risk or more: the benign
+// companions of the deciding command (cd, the curl feeding a sh) are not worth a mention.
 func countOthers(fs []Finding, seg string) int {
 	seen := map[string]bool{seg: true}
 	n := 0
 	for _, f := range fs {
-		if !seen[f.Segment] {
+		if f.Level >= Medium && !seen[f.Segment] {
 			seen[f.Segment] = true
 			n++
 		}
