@@ -36,21 +36,13 @@ const (
 	dbRead                                // reads a database
 )
 
-type cloudOp struct {
-	kind cloudKind
-	msg  string
-}
+type cloudOp = op[cloudKind]
 
+// cloudRule builds the check of a rule that fires on the first cloud (or, for the db kinds,
+// database) op of its kind.
 func cloudRule(k cloudKind) func(c *execCtx, s *Segment) (string, bool) {
 	db := k >= dbDestructive
-	return func(c *execCtx, s *Segment) (string, bool) {
-		for _, o := range cloudOps(c, s, db) {
-			if o.kind == k {
-				return o.msg, true
-			}
-		}
-		return "", false
-	}
+	return opRule(k, func(c *execCtx, s *Segment) []cloudOp { return cloudOps(c, s, db) })
 }
 
 func cloudRules() []*Rule {

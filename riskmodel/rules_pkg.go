@@ -31,22 +31,10 @@ const (
 	pkgInsecureFetch                     // fetches packages once with TLS or checksum checks off
 )
 
-type pkgOp struct {
-	kind pkgKind
-	msg  string
-}
+type pkgOp = op[pkgKind]
 
 // pkgRule builds the check of a rule that fires on the first op of its kind.
-func pkgRule(k pkgKind) func(c *execCtx, s *Segment) (string, bool) {
-	return func(c *execCtx, s *Segment) (string, bool) {
-		for _, o := range pkgOps(c, s) {
-			if o.kind == k {
-				return o.msg, true
-			}
-		}
-		return "", false
-	}
-}
+func pkgRule(k pkgKind) func(c *execCtx, s *Segment) (string, bool) { return opRule(k, pkgOps) }
 
 func pkgRules() []*Rule {
 	return []*Rule{
