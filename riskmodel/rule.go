@@ -87,7 +87,10 @@ func TestRules(ctx context.Context) ([]RuleExampleFailure, int) {
 			}
 		}
 		if len(r.Match) == 0 && !r.PolicyOnly {
-			fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: "(none)", WantMatch: true})
+			fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: "(no must-match example)", WantMatch: true})
+		}
+		if len(r.NoMatch) == 0 && !r.PolicyOnly {
+			fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: "(no must-not-match example)", WantMatch: false})
 		}
 		for _, ex := range r.Match {
 			check(ex, true)
