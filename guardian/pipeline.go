@@ -32,7 +32,10 @@ type ReviewError struct {
 	Err    error
 }
 
+// Error reports the status and the underlying failure.
 func (e *ReviewError) Error() string { return fmt.Sprintf("%s: %v", e.Status, e.Err) }
+
+// Unwrap returns the underlying failure, so errors.Is sees through the status.
 func (e *ReviewError) Unwrap() error { return e.Err }
 
 // FallbackMode says what happens when the second reviewer fails: ask the human, or — with no

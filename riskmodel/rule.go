@@ -57,6 +57,7 @@ type RuleExampleFailure struct {
 	Got []string
 }
 
+// String prints the failure as `rules test` shows it.
 func (f RuleExampleFailure) String() string {
 	want := "must match"
 	if !f.WantMatch {

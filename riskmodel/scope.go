@@ -34,6 +34,7 @@ var zoneNames = [...]string{ZoneWorkspace: "inside the workspace", ZoneTemp: "in
 	ZoneSystem: "a system location", ZoneUnknown: "at a location that cannot be resolved",
 	ZoneVital: "a vital directory"}
 
+// String describes the zone as a phrase for summaries ("inside the workspace").
 func (z Zone) String() string {
 	if int(z) < len(zoneNames) && zoneNames[z] != "" {
 		return zoneNames[z]
