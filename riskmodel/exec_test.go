@@ -122,7 +122,7 @@ func TestUserRules(t *testing.T) {
 		rule string
 	}{
 		{"make deploy-local", Allow, ""},
-		{"rm -rf ~/.cache/pip", Allow, "fs.rm.outside"}, // a user allow lowers high findings…
+		{"rm -rf ~/.config/app", Allow, "fs.rm.outside"}, // a user allow lowers high findings…
 		{"rm -rf ~/", Deny, "fs.rm.vital"},              // …but never critical ones
 		{"make && rm -rf /", Deny, "fs.rm.vital"},       // matched per segment
 		{"kubectl get pods --context=prod", Ask, "user:ask-kubectl-prod"},

@@ -1011,7 +1011,15 @@ func (c *mcpCtx) findSecrets() {
 				if !ok || !mostlyPrintable(dec) {
 					continue
 				}
+				kinds := []string{}
 				for _, m := range FindSecrets(dec) {
+					kinds = append(kinds, m.Kind)
+				}
+				if len(kinds) == 0 && looksLikeCredentialBlob(dec) {
+					kinds = append(kinds, "encoded-credentials")
+				}
+				for _, kind := range kinds {
+					m := SecretMatch{Kind: kind}
 					id := u.key + "?" + k + "\x00" + m.Kind
 					if !seen[id] {
 						seen[id] = true
@@ -3222,4 +3230,18 @@ func mostlyPrintable(s string) bool {
 		}
 	}
 	return bad*10 < len(s)
+}
+
+// looksLikeCredentialBlob reports decoded text whose field names are those of credentials
+// ({"session":…,"aws":…}, "token=…"): even truncated or fake-looking values in such a blob,
+// sent to an untrusted host, are an exfiltration attempt.
+func looksLikeCredentialBlob(s string) bool {
+	l := strings.ToLower(s)
+	n := 0
+	for _, k := range []string{"session", "token", "secret", "password", "passwd", "cookie", "aws", "akia", "apikey", "api_key", "private", "credential", "auth", "ssh-", "ghp_", "gh_"} {
+		if strings.Contains(l, k) {
+			n++
+		}
+	}
+	return n >= 2
 }

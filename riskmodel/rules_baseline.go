@@ -61,7 +61,7 @@ var cliReads = map[string][]string{
 	"pip3":         {"list", "show", "freeze", "check", "config", "debug", "index", "inspect", "help"},
 	"xcode-select": {"-p", "--print-path", "-v", "--version"},
 	"defaults":     {"read", "read-type", "domains", "find"},
-	"security":     {"find-certificate", "list-keychains", "default-keychain", "show-keychain-info", "verify-cert"},
+	"security":     {"find-certificate", "find-identity", "list-keychains", "default-keychain", "show-keychain-info", "verify-cert"},
 	"ufw":          {"status"},
 	"iptables":     {"-L", "-S", "--list", "--list-rules"},
 	"apt":          {"list", "search", "show", "policy", "depends", "rdepends"},
@@ -124,11 +124,19 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.cli-read", Baseline: true, Level: Low, Category: CatReadOnly,
 			Message: "Runs a read-only subcommand of a known tool",
-			Match:   []string{"gh pr list --state open", "gh run view 123 --log-failed", "crontab -l", "systemctl status nginx", "launchctl list", "python3 --version", "gh api repos/o/r/pulls"},
+			Match:   []string{"gh pr list --state open", "gh run view 123 --log-failed", "crontab -l", "systemctl status nginx", "launchctl list", "ssh -T git@github.com", "python3 -m http.server 8000 --bind 127.0.0.1", "python3 --version", "gh api repos/o/r/pulls"},
 			NoMatch: []string{"gh pr merge 5", "crontab -e", "gh api -X DELETE repos/o/r"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if versionProbe(s) {
 					return "Prints the version or help of " + s.Name(), true
+				}
+				if p := s.positional(0, "-i", "-p", "-o", "-F"); s.Name() == "ssh" && s.hasFlag("T") && len(p) == 1 && strings.HasPrefix(p[0], "git@") {
+					return "Checks SSH access to a git host (" + p[0] + ")", true
+				}
+				if (s.Name() == "python3" || s.Name() == "python") && s.arg("http.server") {
+					if b, ok := optValue(s.Args[1:], "--bind", "-b"); ok && b != "0.0.0.0" && isLocalHost(b) {
+						return "Serves files on " + b + " only, reachable from this machine alone", true
+					}
 				}
 				if cliRead(s) {
 					return "Runs " + joinArgs(s.Args) + " (read-only)", true

@@ -34,6 +34,8 @@ const (
 	dbProdRead                            // reads a production-looking database
 	dbMigrate                             // runs the project's migrations against its dev database
 	dbRead                                // reads a database
+	cloudLocal                            // changes a local development cluster (kind, minikube, …)
+	dbLocalReset                          // wipes data in a database on this machine
 )
 
 type cloudOp = op[cloudKind]
@@ -41,7 +43,7 @@ type cloudOp = op[cloudKind]
 // cloudRule builds the check of a rule that fires on the first cloud (or, for the db kinds,
 // database) op of its kind.
 func cloudRule(k cloudKind) func(c *execCtx, s *Segment) (string, bool) {
-	db := k >= dbDestructive
+	db := k >= dbDestructive && k != cloudLocal
 	return opRule(k, func(c *execCtx, s *Segment) []cloudOp { return cloudOps(c, s, db) })
 }
 
@@ -182,9 +184,9 @@ func cloudRules() []*Rule {
 		{
 			ID: "db.destructive", Level: Critical, Category: CatDataDeletion,
 			Message: "Drops, truncates or wipes database data",
-			Match: []string{"psql $PROD_DATABASE_URL -c 'DROP TABLE users'", "psql -h localhost app -c 'truncate orders'", "mysql -e 'DROP DATABASE shop'",
+			Match: []string{"psql $PROD_DATABASE_URL -c 'DROP TABLE users'", "psql -h db.internal app -c 'truncate orders'", "mysql -e 'DROP DATABASE shop'",
 				"redis-cli -h prod-cache.acme.internal FLUSHALL", "mongosh mongodb://db/app --eval 'db.dropDatabase()'", "dropdb app_dev",
-				"sqlite3 app.db 'DELETE FROM sessions'", "rails db:drop", "bundle exec rake db:reset", "npx prisma migrate reset --force",
+				"sqlite3 /var/lib/app/app.db 'DELETE FROM sessions'", "rails db:drop", "bundle exec rake db:reset", "npx prisma migrate reset --force",
 				"psql app <<'SQL'\nDROP SCHEMA public CASCADE;\nSQL", "echo 'DROP TABLE t' | psql", "mysqladmin -u root drop shop",
 				"kubectl exec -it postgres-0 -n prod -- psql -c 'DROP DATABASE app'", "python manage.py flush --noinput"},
 			NoMatch: []string{"psql -c \"SELECT 'DROP TABLE x'\"", "psql -c 'DELETE FROM sessions WHERE expires < now()'", "psql -c '-- DROP TABLE x\nSELECT 1'",
@@ -221,6 +223,20 @@ func cloudRules() []*Rule {
 			Match:   []string{"rails db:migrate", "bundle exec rake db:migrate", "python manage.py migrate", "alembic upgrade head", "npx prisma migrate dev", "mix ecto.migrate", "dotnet ef database update"},
 			NoMatch: []string{"RAILS_ENV=production rails db:migrate", "rails db:drop", "alembic current", "python manage.py test"},
 			exec:    cloudRule(dbMigrate),
+		},
+		{
+			ID: "db.local-reset", Level: Medium, Category: CatDataDeletion, Contained: true,
+			Message: "Wipes data in a development database on this machine",
+			Match:   []string{"redis-cli -h 127.0.0.1 FLUSHALL", "mongosh mongodb://localhost:27017/app_test --eval 'db.dropDatabase()'", "psql -h localhost -d app_test -c 'TRUNCATE users'"},
+			NoMatch: []string{"redis-cli -h prod-cache.acme.internal FLUSHALL", "psql $DATABASE_URL -c 'DROP TABLE users'", "redis-cli FLUSHALL"},
+			exec:    cloudRule(dbLocalReset),
+		},
+		{
+			ID: "cloud.local-cluster", Level: Medium, Category: CatNone, Contained: true,
+			Message: "Changes a local development cluster",
+			Match:   []string{"kubectl --context kind-dev delete namespace test-1", "kubectl --context minikube apply -f k8s/", "kubectl --context docker-desktop delete deploy api"},
+			NoMatch: []string{"kubectl --context prod delete namespace x", "kubectl delete namespace staging"},
+			exec:    cloudRule(cloudLocal),
 		},
 		{
 			ID: "db.read", Baseline: true, Level: Low, Category: CatReadOnly,
@@ -483,7 +499,32 @@ var kubectlValueOpts = []string{"-n", "--namespace", "--context", "--kubeconfig"
 	"--tls-server-name", "--chunk-size", "--max-log-requests", "--field-manager", "--cascade", "--for", "--port", "--address", "--overrides",
 	"--restart", "--env", "--limits", "--requests", "--min", "--max", "--cpu-percent", "--target-port", "--profile"}
 
+// localKubeContexts are context-name prefixes of clusters that run on the developer's
+// machine; changing them is development, not production.
+var localKubeContexts = []string{"kind-", "minikube", "docker-desktop", "docker-for-desktop", "k3d-", "rancher-desktop", "colima", "orbstack"}
+
+// cloudKubectl judges a kubectl/oc command; on a local development cluster its changes are
+// contained.
 func cloudKubectl(c *execCtx, s *Segment, hints []string) []cloudOp {
+	ops := cloudKubectlOps(c, s, hints)
+	ctx, ok := optValue(s.Args[1:], "--context")
+	if !ok {
+		return ops
+	}
+	for _, l := range localKubeContexts {
+		if strings.HasPrefix(ctx, l) && !prodLike(ctx) {
+			for i := range ops {
+				switch ops[i].kind {
+				case cloudDestroy, cloudDestroyData, cloudChange:
+					ops[i] = cloudOp{cloudLocal, ops[i].msg + " (a local cluster)"}
+				}
+			}
+		}
+	}
+	return ops
+}
+
+func cloudKubectlOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 	p := s.positional(0, kubectlValueOpts...)
 	if len(p) == 0 {
 		return nil
@@ -2471,6 +2512,8 @@ func dbCallOps(c *execCtx, s *Segment, d dbCall, hints []string) []cloudOp {
 		v = sqlAnalyze(strings.Join(d.stmts, ";\n"))
 	}
 	switch {
+	case v.destructive != "" && !prod && !dyn && dbLocal(c, d.conn):
+		return one(dbLocalReset, "Runs "+v.destructive+on+", a database on this machine")
 	case v.destructive != "":
 		return one(dbDestructive, "Runs "+v.destructive+on)
 	case v.write != "" || d.unseen != "":
@@ -2790,4 +2833,29 @@ func (c *execCtx) memoCloud(m map[*Segment][]cloudOp, s *Segment, db bool) []clo
 	ops := cloudOpsCompute(c, s, db)
 	m[s] = ops
 	return ops
+}
+
+// dbLocal reports whether a database client's connection words all point at this machine
+// (localhost, 127.x, a unix socket, a database file in the workspace) and name one at all.
+func dbLocal(c *execCtx, conn []string) bool {
+	seen := false
+	for _, w := range conn {
+		lw := strings.ToLower(w)
+		switch {
+		case strings.HasPrefix(lw, "-"):
+			continue
+		case strings.Contains(lw, "localhost") || strings.Contains(lw, "127.0.0.1") || strings.Contains(lw, "[::1]") || lw == "::1":
+			seen = true
+		case strings.Contains(lw, "://") || strings.Contains(lw, "@") || strings.Contains(lw, "host="):
+			return false // a remote URL or DSN
+		case strings.HasSuffix(lw, ".db") || strings.HasSuffix(lw, ".sqlite") || strings.HasSuffix(lw, ".sqlite3"):
+			if c.target(w).zone != ZoneWorkspace {
+				return false
+			}
+			seen = true
+		case strings.Contains(lw, "."):
+			return false // a host name
+		}
+	}
+	return seen
 }

@@ -97,7 +97,7 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.rm.outside", Level: High, Category: CatDataDeletion,
 			Message: "Deletes files outside the workspace",
-			Match:   []string{"rm ~/notes.txt", "rm -rf ~/.cache/pip", "rm -rf $TARGET", "rm /etc/hosts.bak", "rm -rf ~/projects/other/build"},
+			Match:   []string{"rm ~/notes.txt", "rm -rf ~/.config/app", "rm -rf $TARGET", "rm /etc/hosts.bak", "rm -rf ~/projects/other/build"},
 			NoMatch: []string{"rm build/x.o", "rm -rf /tmp/scratch", "rm -rf ~/"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
@@ -105,8 +105,8 @@ func fsRules() []*Rule {
 					return "", false
 				}
 				for _, t := range c.targets(ts) {
-					if t.zone == ZoneHome && rec && c.homeDepth(t.abs) == 1 {
-						continue // fs.rm.vital
+					if t.zone == ZoneHome && rec && c.homeDepth(t.abs) == 1 || t.zone == ZoneHome && inHomeCache(c, t.abs) {
+						continue // fs.rm.vital, fs.rm.cache
 					}
 					if t.zone == ZoneSystem && rec && strings.Count(t.abs, "/") <= 3 && !isTempRoot(t.abs) || isCriticalSystemFile(t.abs) {
 						continue
@@ -188,6 +188,24 @@ func fsRules() []*Rule {
 			},
 		},
 		{
+			ID: "fs.rm.cache", Level: Medium, Category: CatDataDeletion, Contained: true,
+			Message: "Deletes tool caches in the home directory, which their tools recreate",
+			Match:   []string{"rm -rf ~/.cache/pip", "rm -rf ~/Library/Caches/Homebrew/downloads/*", "rm -rf ~/.npm/_cacache", "rm -rf ~/Library/Developer/Xcode/DerivedData/*"},
+			NoMatch: []string{"rm -rf ~/.cache", "rm -rf ~/Library", "rm -rf ~/.ssh"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				ts, _, ok := deletion(s)
+				if !ok || len(ts) == 0 {
+					return "", false
+				}
+				for _, t := range c.targets(ts) {
+					if !(t.zone == ZoneHome && inHomeCache(c, t.abs)) && t.zone != ZoneWorkspace && t.zone != ZoneTemp {
+						return "", false
+					}
+				}
+				return "Deletes caches (" + joinArgs(ts) + ") that their tools download or build again", true
+			},
+		},
+		{
 			ID: "fs.write.authorized-keys", Level: Critical, Category: CatPersistence,
 			Message: "Writes to SSH authorized_keys or sshd config, granting remote login",
 			Match:   []string{"echo ssh-rsa AAAA >> ~/.ssh/authorized_keys", "cp key.pub /root/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys"},
@@ -204,12 +222,54 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.startup", Level: High, Category: CatPersistence,
 			Message: "Changes a shell startup file or an autostart location, so code runs in every future session",
-			Match:   []string{"echo 'export PATH=$PATH:~/bin' >> ~/.bashrc", "cp agent.plist ~/Library/LaunchAgents/", "tee -a ~/.zshrc", "sed -i 's/a/b/' ~/.profile"},
+			Match:   []string{"echo 'export PATH=$PATH:~/bin' >> ~/.bashrc", "cp agent.plist ~/Library/LaunchAgents/", "tee -a ~/.zshrc", "sed -i 's/a/b/' ~/.profile", "cp hook.sh .git/hooks/pre-commit"},
 			NoMatch: []string{"cat ~/.bashrc", "echo hi >> notes.txt"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if isStartupFile(c, t.abs) {
 						return "Changes " + t.abs + ", which runs at every login or shell start", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "fs.write.agent-config", Level: High, Category: CatSecurityWeakening,
+			Message: "Changes the permission or approval settings of a coding agent or of guardian",
+			Match:   []string{"jq '.permissions.allow += [\"Bash(npm test:*)\"]' .claude/settings.json > t && mv t .claude/settings.json", "echo 'approval_policy = \"never\"' >> ~/.codex/config.toml", "rm .guardian.toml", "cp x.toml ~/.config/guardian/config.toml"},
+			NoMatch: []string{"cat .claude/settings.json", "cp config.toml ./config/app.toml"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				ts := writeTargets(c, s)
+				if del, _, ok := deletion(s); ok {
+					ts = append(ts, c.targets(del)...)
+				}
+				for _, t := range ts {
+					if isAgentConfig(t.abs) {
+						return "Changes " + t.abs + ", which decides what a coding agent may do without asking", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "fs.write.agent-bypass", Level: Critical, Category: CatSecurityWeakening,
+			Message: "Switches a coding agent's approvals off",
+			Match:   []string{"jq '.permissions.defaultMode=\"bypassPermissions\"' .claude/settings.json > /tmp/s && mv /tmp/s .claude/settings.json", "echo 'approval_policy = \"never\"' >> ~/.codex/config.toml"},
+			NoMatch: []string{"grep bypassPermissions docs/*.md", "cat ~/.codex/config.toml"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				writesConfig := false
+				for _, o := range c.segs {
+					for _, t := range writeTargets(c, o) {
+						writesConfig = writesConfig || isAgentConfig(t.abs)
+					}
+				}
+				if !writesConfig {
+					return "", false
+				}
+				j := strings.Join(s.Args, " ")
+				for _, k := range []string{"bypassPermissions", "dangerously", "approval_policy = \"never\"", "approval_policy=\"never\"", "danger-full-access", "\"Bash(*)\"", "Bash(*)", "full-auto"} {
+					if strings.Contains(j, k) {
+						return "Writes " + k + " into a coding agent's settings, so it stops asking before it acts", true
 					}
 				}
 				return "", false
@@ -489,6 +549,36 @@ func truncTargets(c *execCtx, s *Segment) []target {
 	return out
 }
 
+// isAgentConfig names files that decide what a coding agent (or guardian itself) may do
+// without asking.
+func isAgentConfig(abs string) bool {
+	for _, p := range []string{"/.claude/settings.json", "/.claude/settings.local.json", "/.codex/config.toml", "/.codex/hooks.json",
+		"/.config/guardian/", "/.guardian.toml", "/.gemini/settings.json", "/.cursor/cli-config.json", "/.cursor/permissions.json"} {
+		if strings.HasSuffix(abs, strings.TrimSuffix(p, "/")) || strings.Contains(abs, p) && strings.HasSuffix(p, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// homeCaches are directories under home that hold only downloaded or generated caches, which
+// the tools that own them recreate.
+var homeCaches = []string{".cache", "Library/Caches", ".npm/_cacache", ".npm/_npx", ".cargo/registry/cache", ".cargo/git/checkouts",
+	"Library/Developer/Xcode/DerivedData", ".gradle/caches", ".m2/repository", ".pnpm-store", ".yarn/berry/cache", "go/pkg/mod/cache",
+	".bun/install/cache", ".deno/deps", ".nuget/packages", ".ivy2/cache", ".sbt/boot", ".rustup/downloads", ".rustup/tmp", ".expo", ".nx/cache"}
+
+// inHomeCache reports whether abs is a cache directory in home or lies below one; the
+// catch-all roots (~/.cache, ~/Library/Caches) count only below, as some apps keep state there.
+func inHomeCache(c *execCtx, abs string) bool {
+	for _, p := range homeCaches {
+		dir := path.Join(c.scope.Home, p)
+		if strings.HasPrefix(abs, dir+"/") || abs == dir && p != ".cache" && p != "Library/Caches" {
+			return true
+		}
+	}
+	return false
+}
+
 func isTempRoot(abs string) bool {
 	return abs == "/tmp" || abs == "/var/tmp" || abs == "/private/tmp" || abs == "/dev/shm"
 }
@@ -524,6 +614,9 @@ var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile
 func isStartupFile(c *execCtx, abs string) bool { return isStartupPath(c.scope, abs) }
 
 func isStartupPath(sc *Scope, abs string) bool {
+	if strings.Contains(abs, "/.git/hooks/") || strings.Contains(abs, "/.husky/") && !strings.HasSuffix(abs, "/.husky/_") {
+		return true // git runs these on its own, on the next checkout, commit or push
+	}
 	for _, f := range startupFiles {
 		p := path.Join(sc.Home, f)
 		if abs == p || strings.HasPrefix(abs, p+"/") {

@@ -205,6 +205,9 @@ func sends(s *Segment) (dest string, ok bool) {
 			return "a network socket", true
 		}
 	case "scp", "rsync", "sftp":
+		if s.Name() == "rsync" && s.hasFlag("n", "--dry-run") {
+			return "", false
+		}
 		p := s.positional(0, "-i", "-P", "-p", "-e", "-o", "-F", "-l", "-J", "--rsh", "--exclude", "--include", "--filter")
 		if len(p) >= 2 && isRemoteSpec(p[len(p)-1]) {
 			return strings.SplitN(p[len(p)-1], ":", 2)[0], true
