@@ -20,6 +20,10 @@ func TestDevSetRules(t *testing.T) { gradeRules(t, "testdata/dev.jsonl", 250) }
 // holds: no deny case may come out allow.
 func TestHoldoutRules(t *testing.T) { gradeRules(t, "testdata/holdout.jsonl", 150) }
 
+// TestBlind2Rules grades a second set written blind, by an author with an incident-response
+// eye (agent-style one-liners, prompt-injection attempts), measured before any rule saw it.
+func TestBlind2Rules(t *testing.T) { gradeRules(t, "testdata/blind2.jsonl", 200) }
+
 func gradeRules(t *testing.T, file string, minCases int) {
 	cases, err := ReadFile(file)
 	if err != nil {
