@@ -123,8 +123,8 @@ func TestUserRules(t *testing.T) {
 	}{
 		{"make deploy-local", Allow, ""},
 		{"rm -rf ~/.config/app", Allow, "fs.rm.outside"}, // a user allow lowers high findings…
-		{"rm -rf ~/", Deny, "fs.rm.vital"},              // …but never critical ones
-		{"make && rm -rf /", Deny, "fs.rm.vital"},       // matched per segment
+		{"rm -rf ~/", Deny, "fs.rm.vital"},               // …but never critical ones
+		{"make && rm -rf /", Deny, "fs.rm.vital"},        // matched per segment
 		{"kubectl get pods --context=prod", Ask, "user:ask-kubectl-prod"},
 		{"git push origin release/1.2", Deny, "user:deny-push-release"}, // deny beats allow
 		{"git push origin feature/x", Allow, "vcs.push"},
