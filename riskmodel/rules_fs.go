@@ -257,19 +257,24 @@ func fsRules() []*Rule {
 			Match:   []string{"jq '.permissions.defaultMode=\"bypassPermissions\"' .claude/settings.json > /tmp/s && mv /tmp/s .claude/settings.json", "echo 'approval_policy = \"never\"' >> ~/.codex/config.toml"},
 			NoMatch: []string{"grep bypassPermissions docs/*.md", "cat ~/.codex/config.toml"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				writesConfig := false
-				for _, o := range c.segs {
-					for _, t := range writeTargets(c, o) {
-						writesConfig = writesConfig || isAgentConfig(t.abs)
+				// The cheap test first: only a segment that names a bypass setting can match,
+				// so the scan of the request's write targets is rare.
+				j := strings.Join(s.Args, " ")
+				key := ""
+				for _, k := range []string{"bypassPermissions", "dangerously", "approval_policy = \"never\"", "approval_policy=\"never\"", "danger-full-access", "Bash(*)", "full-auto"} {
+					if strings.Contains(j, k) {
+						key = k
+						break
 					}
 				}
-				if !writesConfig {
+				if key == "" {
 					return "", false
 				}
-				j := strings.Join(s.Args, " ")
-				for _, k := range []string{"bypassPermissions", "dangerously", "approval_policy = \"never\"", "approval_policy=\"never\"", "danger-full-access", "\"Bash(*)\"", "Bash(*)", "full-auto"} {
-					if strings.Contains(j, k) {
-						return "Writes " + k + " into a coding agent's settings, so it stops asking before it acts", true
+				for _, o := range c.segs {
+					for _, t := range writeTargets(c, o) {
+						if isAgentConfig(t.abs) {
+							return "Writes " + key + " into a coding agent's settings, so it stops asking before it acts", true
+						}
 					}
 				}
 				return "", false
