@@ -14,38 +14,37 @@ var readOnly = map[string]bool{
 	"yq": true, "diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "shasum": true, "md5": true, "basename": true,
 	"dirname": true, "realpath": true, "readlink": true, "true": true, "false": true, "test": true, "[": true, "sleep": true, "seq": true,
 	"xxd": true, "od": true, "hexdump": true, "strings": true, "column": true, "tac": true, "nl": true, "fold": true, "fmt": true, "paste": true,
-	"join": true, "comm": true, "lsof": true, "netstat": true, "ss": true, "top": true, "htop": true, "lsblk": true, "mount": false,
+	"join": true, "comm": true, "lsof": true, "netstat": true, "ss": true, "top": true, "htop": true, "lsblk": true,
 	"locale": true, "groups": true, "getent": true, "nproc": true, "lscpu": true, "sw_vers": true, "arch": true, "tty": true, "man": true,
 	"help": true, "cal": true, "bc": true, "expr": true, "awk": true, "gawk": true, "sed": true, "zcat": true, "bat": true, "exa": true,
-	"eza": true, "base64": true, "openssl": true, "ssh-keygen": true, "gpg": false, "sqlite3": false, "git-lfs": false, "printenv": true,
+	"eza": true, "base64": true, "openssl": true, "ssh-keygen": true, "printenv": true,
 	"history": true, "env": true, "jobs": true, "wait": true, "getconf": true, "ulimit": true, "vmstat": true, "iostat": true, "dmesg": true,
 	"journalctl": true, "lsusb": true, "lspci": true, "ldd": true, "nm": true, "objdump": true, "otool": true, "size": true, "identify": true,
-	"pdfinfo": true, "mdls": true, "defaults": false, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
+	"pdfinfo": true, "mdls": true, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
 	"time": true, "command": true, "hash": true, "read": true, "shasum256": true, "cksum": true, "b2sum": true, "numfmt": true, "iconv": true,
-	"csvlook": true, "tidy": false, "pandoc": false, "glow": true, "delta": true, "difft": true, "colordiff": true,
+	"csvlook": true, "glow": true, "delta": true, "difft": true, "colordiff": true,
 }
 
 // shellBuiltins change only the shell's own state.
 var shellBuiltins = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "unset": true, "set": true, "shopt": true,
-	"alias": true, "unalias": true, "local": true, "declare": true, "typeset": true, "readonly": true, "source": false, "exit": true,
-	"return": true, ":": true, "shift": true, "trap": true, "umask": true, "setopt": true, "nvm": true, "conda": false, "deactivate": true,
-	"break": true, "continue": true, "let": true, "getopts": true, "disown": true, "fg": true, "bg": true, "builtin": true, "enable": false}
+	"alias": true, "unalias": true, "local": true, "declare": true, "typeset": true, "readonly": true, "exit": true,
+	"return": true, ":": true, "shift": true, "trap": true, "umask": true, "setopt": true, "nvm": true, "deactivate": true,
+	"break": true, "continue": true, "let": true, "getopts": true, "disown": true, "fg": true, "bg": true, "builtin": true}
 
 // netReaders are network tools that only look something up or download to stdout/workspace.
 var netReaders = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "dig": true, "nslookup": true,
 	"host": true, "ping": true, "ping6": true, "traceroute": true, "tracepath": true, "mtr": true, "whois": true, "ssh-keyscan": true,
-	"nc": true, "ncat": true, "netcat": true, "aria2c": true, "fetch": true, "openssl": false}
+	"nc": true, "ncat": true, "netcat": true, "aria2c": true, "fetch": true}
 
 // workspaceWriters change files; baseline-classified when every target is in the workspace or
 // a temporary directory (the fs.write rules catch the rest).
-var workspaceWriters = map[string]bool{"mkdir": true, "touch": true, "cp": true, "mv": true, "ln": true, "tee": true, "sed": true,
-	"perl": false, "install": true, "tar": true, "unzip": true, "zip": true, "gzip": true, "gunzip": true, "bzip2": true, "xz": true,
+var workspaceWriters = map[string]bool{"mkdir": true, "touch": true, "cp": true, "mv": true, "ln": true, "tee": true, "sed": true, "install": true, "tar": true, "unzip": true, "zip": true, "gzip": true, "gunzip": true, "bzip2": true, "xz": true,
 	"unxz": true, "7z": true, "rsync": true, "patch": true, "chmod": true, "truncate": true, "dd": true, "split": true, "csplit": true,
-	"ditto": true, "convert": true, "magick": true, "ffmpeg": true, "pandoc": true, "protoc": true, "sqlite3": true, "git": false,
-	"mktemp": true, "cmp": false, "ssh-keygen": true, "openssl": true, "gpg": true, "code": true, "vim": true, "nano": true, "emacs": true,
-	"vi": true, "ed": true, "uniq": false, "sort": true, "source": true, ".": true, "ex": true, "tidy": true,
+	"ditto": true, "convert": true, "magick": true, "ffmpeg": true, "pandoc": true, "protoc": true, "sqlite3": true,
+	"mktemp": true, "ssh-keygen": true, "openssl": true, "gpg": true, "code": true, "vim": true, "nano": true, "emacs": true,
+	"vi": true, "ed": true, "sort": true, "source": true, ".": true, "ex": true, "tidy": true,
 	"prettier": true, "gofmt": true, "goimports": true, "rustfmt": true, "black": true, "exiftool": true, "mogrify": true,
-	"pngquant": true, "optipng": true, "jpegoptim": true, "svgo": true, "clang-format": true, "xmllint": true, "touch2": false, "cmake": true}
+	"pngquant": true, "optipng": true, "jpegoptim": true, "svgo": true, "clang-format": true, "xmllint": true, "cmake": true}
 
 // cliReads maps a CLI to the subcommands (first one or two words) that only read. A "*"
 // second level accepts any noun: gh pr list, gh issue view.

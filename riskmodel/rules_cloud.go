@@ -2605,7 +2605,7 @@ func dbMigrationTool(s *Segment) (dbMigration, bool) {
 	case "alembic":
 		switch first {
 		case "upgrade", "downgrade", "stamp", "merge":
-			if first == "downgrade" && (second == "base" || strings.HasPrefix(second, "-") && false) {
+			if first == "downgrade" && second == "base" {
 				return set("alembic downgrade base, which undoes every migration", true, false)
 			}
 			if first == "merge" {

@@ -12,9 +12,9 @@ var regenerable = map[string]bool{
 	"node_modules": true, "dist": true, "build": true, "target": true, "out": true, ".next": true, ".nuxt": true,
 	"coverage": true, "__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
 	".cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "tmp": true, ".turbo": true,
-	".parcel-cache": true, ".eslintcache": true, "vendor": false, "bin": true, "obj": true, ".terraform": true,
+	".parcel-cache": true, ".eslintcache": true, "bin": true, "obj": true, ".terraform": true,
 	"site": true, "_site": true, ".svelte-kit": true, ".angular": true, ".output": true, "htmlcov": true,
-	".nyc_output": true, "storybook-static": true, ".docusaurus": true, "logs": true, "pkg": false,
+	".nyc_output": true, "storybook-static": true, ".docusaurus": true, "logs": true,
 }
 
 var regenerableExt = []string{".pyc", ".pyo", ".o", ".a", ".so", ".class", ".log", ".tmp", ".test", ".out", ".egg-info", ".orig", ".rej", ".bak"}
@@ -30,7 +30,7 @@ func isRegenerable(abs string) bool {
 		}
 	}
 	for _, part := range strings.Split(abs, "/") {
-		if part == "node_modules" || part == "__pycache__" || part == ".cache" || part == "target" && false {
+		if part == "node_modules" || part == "__pycache__" || part == ".cache" {
 			return true
 		}
 	}

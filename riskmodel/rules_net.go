@@ -8,7 +8,7 @@ import (
 
 // fetchers download data; their output may feed an interpreter.
 var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
-	"lwp-request": true, "GET": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": false}
+	"lwp-request": true, "GET": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true}
 
 // interpreters run code from stdin when given no script.
 var interpreters = map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,

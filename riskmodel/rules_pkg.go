@@ -1961,7 +1961,7 @@ func pkgDotnetApple(c *execCtx, s *Segment, tool string) []pkgOp {
 			return []pkgOp{{pkgBuild, "Runs " + joinArgs(s.Args) + " for the project"}}
 		}
 	case "xcrun":
-		if sub == "altool" && s.arg("--upload-app", "--upload-package") || sub == "notarytool" && false {
+		if sub == "altool" && s.arg("--upload-app", "--upload-package") {
 			return []pkgOp{{pkgPublish, "Uploads an app build to App Store Connect with " + joinArgs(s.Args)}}
 		}
 	case "fastlane":
@@ -2438,7 +2438,7 @@ func pkgPublishTools(c *execCtx, s *Segment, tool string) []pkgOp {
 		}
 		return []pkgOp{{pkgBuild, "Runs changeset " + sub}}
 	case "lerna":
-		if sub == "publish" || sub == "version" && false {
+		if sub == "publish" {
 			return pub("Publishes the workspace packages with lerna publish")
 		}
 		if sub == "run" && len(p) > 1 && pkgDeployish(p[1]) {

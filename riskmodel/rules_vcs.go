@@ -280,7 +280,7 @@ func vcsRules() []*Rule {
 			NoMatch: []string{"git config user.name Dev", "git config --global --get user.name", "git config --global --list"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				sub, rest := gitSub(s)
-				if sub == "remote" && len(rest) > 0 && (rest[0] == "set-url" || rest[0] == "add" && false) {
+				if sub == "remote" && len(rest) > 0 && rest[0] == "set-url" {
 					return "Points the remote " + strings.Join(rest[1:], " ") + " elsewhere, redirecting future pushes", true
 				}
 				if sub != "config" || !(containsArg(rest, "--global") || containsArg(rest, "--system")) {

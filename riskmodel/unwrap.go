@@ -5,7 +5,7 @@ import (
 )
 
 // shells are interpreters whose -c argument, stdin or heredoc is shell code we can parse.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "busybox": false, "fish": true}
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 
 // add records a segment with the context it was reached through.
 func (x *extractor) add(seg *Segment, ctx walkCtx) {
@@ -198,7 +198,7 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			c.depth++
 			return x.nested(seg, strings.Join(args[1:], " "), c)
 		case name == "watch":
-			rest := skipOpts(args[1:], map[string]bool{"-n": true, "--interval": true, "-d": false})
+			rest := skipOpts(args[1:], map[string]bool{"-n": true, "--interval": true})
 			c := ctx.with("watch")
 			c.depth++
 			return x.nested(seg, strings.Join(rest, " "), c)
@@ -430,7 +430,7 @@ func (x *extractor) fedCode(seg *Segment) (code, via string, ok bool) {
 // xargs unwraps "xargs [opts] cmd args": the command runs with arguments read from stdin,
 // which are resolved to what find would print when find feeds it, else unknown.
 func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
-	rest := skipOpts(seg.Args[1:], map[string]bool{"-n": true, "-I": true, "-i": false, "-P": true, "-d": true, "-L": true, "-a": true, "-E": true, "-s": true, "--max-args": true, "--max-procs": true, "--delimiter": true, "--arg-file": true, "--replace": false})
+	rest := skipOpts(seg.Args[1:], map[string]bool{"-n": true, "-I": true, "-P": true, "-d": true, "-L": true, "-a": true, "-E": true, "-s": true, "--max-args": true, "--max-procs": true, "--delimiter": true, "--arg-file": true})
 	input := "${each input line}"
 	var known []string
 	if seg.PipeIn != nil && seg.PipeIn.Name() == "find" {
