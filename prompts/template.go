@@ -1,0 +1,130 @@
+package prompts
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+	"text/template"
+
+	"github.com/guardianhq/guardian/riskmodel"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+// commonFile holds the sections every kind template shares; its bytes are part of every
+// template's hash.
+const commonFile = "templates/common.tmpl"
+
+// HashLen is the number of hex characters of a template hash: 48 bits, plenty to tell the
+// versions of one template apart and short enough for a log line.
+const HashLen = 12
+
+// Template is the embedded prompt of one request kind. Its ID names the prompt version a
+// human bumps on purpose ("exec-v1"); its Hash is derived from the bytes and changes with any
+// edit, so decided_by and the audit record identify the prompt exactly even if someone forgot
+// to bump the ID.
+type Template struct {
+	// ID is the version name defined inside the template file, "<kind>-v<N>".
+	ID string
+	// Hash is the first HashLen hex characters of the SHA-256 of the template's source: the
+	// kind's file followed by the shared common.tmpl.
+	Hash string
+	// Kind is the request kind the template reviews.
+	Kind riskmodel.Kind
+
+	tmpl *template.Template
+}
+
+// String returns "ID@Hash" (e.g. "exec-v1@0123456789ab"), the form meant for decided_by.
+func (t Template) String() string { return t.ID + "@" + t.Hash }
+
+// builtin holds the parsed templates, built once at init from the embedded files and never
+// written afterwards; text/template is safe for concurrent execution.
+var builtin = mustLoad()
+
+var idPattern = regexp.MustCompile(`^(exec|mcp)-v[1-9][0-9]*$`)
+
+func mustLoad() []Template {
+	ts, err := load(templateFS)
+	if err != nil {
+		panic("prompts: embedded templates are broken: " + err.Error())
+	}
+	return ts
+}
+
+// load parses the kind templates of fsys. It is separate from mustLoad so tests can check
+// its errors on broken inputs.
+func load(fsys fs.FS) ([]Template, error) {
+	common, err := fs.ReadFile(fsys, commonFile)
+	if err != nil {
+		return nil, err
+	}
+	var out []Template
+	for _, kind := range []riskmodel.Kind{riskmodel.KindExec, riskmodel.KindMCP} {
+		name := "templates/" + string(kind) + ".tmpl"
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		t, err := parseTemplate(kind, name, src, common)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func parseTemplate(kind riskmodel.Kind, name string, src, common []byte) (Template, error) {
+	tm, err := template.New(string(kind)).Option("missingkey=error").Parse(string(common))
+	if err != nil {
+		return Template{}, fmt.Errorf("%s: %w", commonFile, err)
+	}
+	if tm, err = tm.Parse(string(src)); err != nil {
+		return Template{}, fmt.Errorf("%s: %w", name, err)
+	}
+	for _, def := range []string{"id", "label", "role", "fields", "policy", "system", "user"} {
+		if tm.Lookup(def) == nil {
+			return Template{}, fmt.Errorf("%s: no %q block", name, def)
+		}
+	}
+	var id strings.Builder
+	if err := tm.ExecuteTemplate(&id, "id", nil); err != nil {
+		return Template{}, fmt.Errorf("%s: id: %w", name, err)
+	}
+	ID := strings.TrimSpace(id.String())
+	if !idPattern.MatchString(ID) || !strings.HasPrefix(ID, string(kind)+"-") {
+		return Template{}, fmt.Errorf("%s: id %q must be %q followed by -v<N>", name, ID, kind)
+	}
+	h := sha256.New()
+	h.Write(src)
+	h.Write(common)
+	return Template{
+		ID:   ID,
+		Hash: hex.EncodeToString(h.Sum(nil))[:HashLen],
+		Kind: kind,
+		tmpl: tm,
+	}, nil
+}
+
+// ForKind returns the embedded template that reviews requests of kind k. An unknown kind is
+// an error rather than a default, so a new kind cannot be reviewed under the wrong policy.
+func ForKind(k riskmodel.Kind) (Template, error) {
+	for _, t := range builtin {
+		if t.Kind == k {
+			return t, nil
+		}
+	}
+	return Template{}, fmt.Errorf("prompts: no template for request kind %q (want exec or mcp)", k)
+}
+
+// Templates lists every embedded template (exec, then mcp), for `guardian version`, audit
+// headers and the eval report, which record the prompt versions in use.
+func Templates() []Template {
+	return append([]Template(nil), builtin...)
+}
