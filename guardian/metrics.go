@@ -1,0 +1,100 @@
+package guardian
+
+import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/metric/noop"
+)
+
+// meterName is the instrumentation scope of the pipeline's metrics.
+const meterName = "github.com/guardianhq/guardian/guardian"
+
+// The metric names, stable for dashboards and alerts.
+const (
+	MetricDecisions      = "guardian.decisions"       // counter: decision, status, decided_by
+	MetricReviewDuration = "guardian.review.duration" // histogram, seconds: decided_by
+	MetricBreakerState   = "guardian.breaker.state"   // gauge: breaker = denials|model; 0 closed, 1 open, 2 half-open
+)
+
+// pipelineMetrics holds the otel instruments of one Pipeline. With no MeterProvider installed
+// the global one is a no-op, so recording costs next to nothing.
+type pipelineMetrics struct {
+	decisions metric.Int64Counter
+	duration  metric.Float64Histogram
+	reg       metric.Registration // the breaker gauge's callback; nil when not registered
+}
+
+func newPipelineMetrics(mp metric.MeterProvider, p *Pipeline) *pipelineMetrics {
+	if mp == nil {
+		mp = otel.GetMeterProvider()
+	}
+	meter := mp.Meter(meterName)
+	m := &pipelineMetrics{}
+	var err error
+	m.decisions, err = meter.Int64Counter(MetricDecisions,
+		metric.WithDescription("Review decisions by decision, status and kind of decider (rule, model, fallback, cache, breaker)."),
+		metric.WithUnit("{decision}"))
+	if err != nil {
+		otel.Handle(err)
+		m.decisions = noop.Int64Counter{}
+	}
+	m.duration, err = meter.Float64Histogram(MetricReviewDuration,
+		metric.WithDescription("Duration of one review through the pipeline, rules and model included."),
+		metric.WithUnit("s"))
+	if err != nil {
+		otel.Handle(err)
+		m.duration = noop.Float64Histogram{}
+	}
+	gauge, err := meter.Int64ObservableGauge(MetricBreakerState,
+		metric.WithDescription("Circuit breaker state by breaker (denials, model): 0 closed, 1 open, 2 half-open."))
+	if err != nil {
+		otel.Handle(err)
+		return m
+	}
+	denials := metric.WithAttributes(attribute.String("breaker", "denials"))
+	model := metric.WithAttributes(attribute.String("breaker", "model"))
+	m.reg, err = meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		s := p.BreakerState()
+		o.ObserveInt64(gauge, int64(s.Denials), denials)
+		o.ObserveInt64(gauge, int64(s.Model), model)
+		return nil
+	}, gauge)
+	if err != nil {
+		otel.Handle(err)
+		m.reg = nil
+	}
+	return m
+}
+
+// record counts one result and its duration. The decider is reduced to its kind so the series
+// stay few: rule ids and model versions belong in the audit log, not in metric labels.
+func (m *pipelineMetrics) record(ctx context.Context, res Result, took time.Duration) {
+	kind := deciderKind(res.Status)
+	m.decisions.Add(ctx, 1, metric.WithAttributes(
+		attribute.String("decision", res.Decision.String()),
+		attribute.String("status", string(res.Status)),
+		attribute.String("decided_by", kind)))
+	m.duration.Record(ctx, took.Seconds(), metric.WithAttributes(attribute.String("decided_by", kind)))
+}
+
+// deciderKind derives the kind of decider from the status, which the pipeline sets itself,
+// rather than from DecidedBy, which a reviewer chooses.
+func deciderKind(s Status) string {
+	switch s {
+	case StatusRule:
+		return "rule"
+	case StatusOK:
+		return "model"
+	case StatusCached:
+		return "cache"
+	case StatusBreakerOpen:
+		return "breaker"
+	case StatusTimeout, StatusUnavailable, StatusBadOutput:
+		return "fallback"
+	}
+	return "other"
+}
