@@ -7,7 +7,11 @@ import (
 	"time"
 
 	"github.com/guardianhq/guardian/riskmodel"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Reviewer is a second-stage reviewer — the model — consulted only for what the rules leave
@@ -23,6 +27,8 @@ type Review struct {
 	Assessment riskmodel.Assessment
 	// DecidedBy identifies the reviewer and its version, e.g. "model:gpt-x@exec-v1#ab12".
 	DecidedBy string
+	// Usage is the reviewer's token usage, zero for reviewers that do not spend tokens.
+	Usage Usage
 }
 
 // ReviewError lets a reviewer say which failure status applies (timeout, unavailable,
@@ -75,6 +81,7 @@ type Pipeline struct {
 	cacheSize     int
 	cacheVersion  string
 	meterProvider metric.MeterProvider
+	tracer        trace.Tracer
 	denials       *denialsBreaker // nil: disabled
 	model         *modelBreaker   // nil: disabled
 	cache         *decisionCache  // nil: disabled
@@ -138,6 +145,16 @@ func WithCache(ttl time.Duration, size int, version string) Option {
 	return func(p *Pipeline) { p.cacheTTL, p.cacheSize, p.cacheVersion = ttl, size, version }
 }
 
+// WithTracerProvider sets where the pipeline's "guardian.review" spans go (the model call's
+// span nests under it). Default: the otel global, a no-op unless the process installed one.
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(p *Pipeline) {
+		if tp != nil {
+			p.tracer = tp.Tracer("github.com/guardianhq/guardian/guardian")
+		}
+	}
+}
+
 // WithMeterProvider sets where the pipeline's metrics go. Default: the global provider, a no-op
 // unless the program installed one.
 func WithMeterProvider(mp metric.MeterProvider) Option {
@@ -147,7 +164,7 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 // New builds a pipeline around the rule analyzer.
 func New(rules *riskmodel.Analyzer, opts ...Option) *Pipeline {
 	p := &Pipeline{rules: rules, fallback: FallbackAsk, deadline: DefaultDeadline, ceiling: riskmodel.Medium,
-		unsupportedDeny: riskmodel.Deny, now: time.Now}
+		unsupportedDeny: riskmodel.Deny, now: time.Now, tracer: otel.Tracer("github.com/guardianhq/guardian/guardian")}
 	for _, o := range opts {
 		o(p)
 	}
@@ -196,10 +213,16 @@ func (p *Pipeline) ResetDenials() { p.denials.reset() }
 // combine or fallback → cache store → denials breaker count → metrics.
 func (p *Pipeline) Review(ctx context.Context, req Request) (Result, error) {
 	start := p.now()
+	ctx, span := p.tracer.Start(ctx, "guardian.review", trace.WithAttributes(attribute.String("guardian.kind", string(req.Kind))))
+	defer span.End()
 	if err := req.Validate(); err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, "invalid request")
 		return Result{}, err
 	}
 	res := p.review(ctx, req)
+	span.SetAttributes(attribute.String("guardian.decision", res.Decision.String()), attribute.String("guardian.status", string(res.Status)),
+		attribute.String("guardian.decided_by", res.DecidedBy), attribute.String("guardian.risk_level", res.Assessment.Level.String()))
 	p.metrics.record(ctx, res, p.now().Sub(start))
 	return res, nil
 }
@@ -279,6 +302,10 @@ func (p *Pipeline) ruleVerdict(ctx context.Context, req Request) riskmodel.Verdi
 //   - anything else (ask, an invalid decision) is ask.
 func (p *Pipeline) combine(rules riskmodel.Verdict, rev Review) Result {
 	res := Result{Decision: riskmodel.Ask, Status: StatusOK, DecidedBy: rev.DecidedBy, Assessment: rev.Assessment}
+	if rev.Usage != (Usage{}) {
+		u := rev.Usage
+		res.Usage = &u
+	}
 	res.Assessment.Findings = append(append([]riskmodel.Finding(nil), rules.Assessment.Findings...), rev.Assessment.Findings...)
 	switch {
 	case rules.Decision == riskmodel.Deny:

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/guardianhq/guardian/riskmodel"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // stubReviewer answers with a fixed review or error; it blocks until ctx ends when block is set.
@@ -393,5 +396,37 @@ func BenchmarkPipelineRulesOnly(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestReviewSpanAndUsage: every review is one "guardian.review" span carrying the outcome, and a
+// model's token usage reaches the result only when a model answered.
+func TestReviewSpanAndUsage(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	rev := &stubReviewer{rev: Review{Decision: riskmodel.Allow, DecidedBy: "model:test", Usage: Usage{InputTokens: 900, OutputTokens: 60},
+		Assessment: riskmodel.Assessment{Level: riskmodel.Low, Category: riskmodel.CatNone, Summary: "fine"}}}
+	p := newPipeline(t, WithReviewer(rev), WithTracerProvider(tp))
+	res, err := p.Review(context.Background(), execReq("frobnicate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Usage == nil || res.Usage.InputTokens != 900 || res.Usage.OutputTokens != 60 {
+		t.Errorf("usage = %+v, want 900/60", res.Usage)
+	}
+	ruled, _ := p.Review(context.Background(), execReq("ls"))
+	if ruled.Usage != nil {
+		t.Errorf("a rules-only result has usage %+v", ruled.Usage)
+	}
+	spans := rec.Ended()
+	if len(spans) != 2 || spans[0].Name() != "guardian.review" {
+		t.Fatalf("spans = %v, want two guardian.review spans", spans)
+	}
+	got := map[string]string{}
+	for _, kv := range spans[0].Attributes() {
+		got[string(kv.Key)] = kv.Value.Emit()
+	}
+	if got["guardian.decision"] != "allow" || got["guardian.status"] != "ok" || got["guardian.kind"] != "exec" {
+		t.Errorf("span attributes = %v", got)
 	}
 }

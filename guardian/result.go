@@ -25,4 +25,14 @@ type Result struct {
 	// "fallback", "cache", "breaker".
 	DecidedBy  string               `json:"decided_by"`
 	Assessment riskmodel.Assessment `json:"assessment"`
+	// Usage is the model's token usage when a model answered; nil when no model was called
+	// (or its answer was unusable), so rules-only results stay as they were.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Usage is the token usage of one model review, summed over its attempts, for the audit
+// record, the eval harness's cost estimate and metrics.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
 }

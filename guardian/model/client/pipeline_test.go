@@ -59,6 +59,14 @@ func TestPipelineWithModel(t *testing.T) {
 			if f.count() != tc.wantCalls {
 				t.Errorf("model calls = %d, want %d", f.count(), tc.wantCalls)
 			}
+			// The fake reports 120 prompt and 45 completion tokens; they reach the result
+			// exactly when the model's answer was used.
+			if tc.wantStatus == guardian.StatusOK && (res.Usage == nil || res.Usage.InputTokens != 120 || res.Usage.OutputTokens != 45) {
+				t.Errorf("usage = %+v, want 120/45", res.Usage)
+			}
+			if tc.wantStatus != guardian.StatusOK && res.Usage != nil {
+				t.Errorf("usage = %+v on a %s result", res.Usage, res.Status)
+			}
 		})
 	}
 }

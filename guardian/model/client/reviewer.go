@@ -230,7 +230,9 @@ func (r *Reviewer) Review(ctx context.Context, req guardian.Request, rules riskm
 	if err != nil {
 		return guardian.Review{}, err
 	}
-	return d.Review, nil
+	rev := d.Review
+	rev.Usage = guardian.Usage{InputTokens: d.Usage.InputTokens, OutputTokens: d.Usage.OutputTokens}
+	return rev, nil
 }
 
 // ReviewDetailed is Review with the details (usage, attempts, format, prompt identity) that
