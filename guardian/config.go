@@ -2,9 +2,13 @@ package guardian
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -12,10 +16,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/guardianhq/guardian/prompts"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -39,6 +45,18 @@ type Config struct {
 	// loosen the policy. Only the user config can set them: a repository must not be able to
 	// vouch for itself.
 	TrustedProjects []string
+	// Model is the OpenAI-compatible endpoint of the second-stage (model) review, from the
+	// [model] table; nil when the file has none. The CLI layers the environment over it with
+	// ModelFromEnv and converts the result to the model client's config; with neither a
+	// [model] table nor GUARDIAN_MODEL* variables guardian runs on rules only.
+	Model *ModelConfig
+	// Review tunes the second-stage review ([review]): deadline, allow ceiling, what an
+	// unsupported model deny becomes, the decision cache and the circuit breakers.
+	// PipelineOptions turns it into pipeline options.
+	Review ReviewConfig
+	// Prompt is the operator's policy text for the model ([prompt]) and how it combines with
+	// the built-in prompt policy.
+	Prompt PromptConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -48,7 +66,7 @@ type Config struct {
 // riskmodel.Policy (the cwd is the workspace, home is inferred, default mappings, no user
 // rules) and fallback ask, which keeps a human in the loop whenever the reviewer fails.
 func DefaultConfig() Config {
-	return Config{Fallback: FallbackAsk}
+	return Config{Fallback: FallbackAsk, Review: DefaultReviewConfig()}
 }
 
 // DefaultConfigPath is where the user config is looked for when no --config is given:
@@ -112,6 +130,9 @@ func LoadConfig(file string) (Config, error) {
 		c.Fallback = pf.fallback
 	}
 	c.TrustedProjects = pf.trustedProjects
+	c.Model = pf.model
+	pf.review.apply(&c.Review)
+	c.Prompt = pf.prompt
 	return c, nil
 }
 
@@ -204,6 +225,9 @@ type fileConfig struct {
 	TrustedProjects []cfgPathGlob   `toml:"trusted_projects"`
 	Rules           []fileRule      `toml:"rule"`
 	Mapping         fileMappingSect `toml:"mapping"`
+	Model           *fileModel      `toml:"model"`
+	Review          *fileReview     `toml:"review"`
+	Prompt          *filePrompt     `toml:"prompt"`
 }
 
 type fileRule struct {
@@ -401,13 +425,16 @@ var configSchema = func() []schemaKey {
 		{"rule.reason", "a string"},
 		{"mapping.exec", "a table of levels: low, medium_contained, medium, high, critical"},
 		{"mapping.mcp", "a table of levels: low, medium_contained, medium, high, critical"},
+		{"model", "a table: [model]"},
+		{"review", "a table: [review]"},
+		{"prompt", "a table: [prompt]"},
 	}
 	for _, k := range []string{"exec", "mcp"} {
 		for _, l := range levelKeys {
 			s = append(s, schemaKey{"mapping." + k + "." + l, dec})
 		}
 	}
-	return s
+	return append(s, modelSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -420,7 +447,12 @@ func schemaWant(key string) (string, bool) {
 }
 
 func isSchemaTable(key string) bool {
-	return key == "" || key == "rule" || key == "mapping" || key == "mapping.exec" || key == "mapping.mcp"
+	switch key {
+	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
+		"review.denials_breaker", "review.model_breaker":
+		return true
+	}
+	return false
 }
 
 func schemaChildren(table string) []string {
@@ -466,6 +498,9 @@ type parsedFile struct {
 	policy          riskmodel.Policy // Mapping holds only the kinds the file sets
 	fallback        FallbackMode
 	trustedProjects []string
+	model           *ModelConfig   // [model], nil when absent
+	review          reviewSettings // the [review] keys the file sets
+	prompt          PromptConfig
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][5]*cfgDecision
 }
@@ -526,6 +561,10 @@ func (pf *parsedFile) checkTypes() {
 			bad = !elem && kind != unstable.String
 		case strings.HasPrefix(want, "a list of"):
 			bad = (!elem && kind != unstable.Array) || (elem && kind != unstable.String)
+		case strings.HasPrefix(want, "a boolean"):
+			bad = kind != unstable.Bool
+		case strings.HasPrefix(want, "an integer"):
+			bad = kind != unstable.Integer
 		}
 		if bad {
 			what := "a TOML " + tomlKindName(kind)
@@ -689,6 +728,9 @@ func (pf *parsedFile) validate(role fileRole) {
 		pf.validateRules()
 	}
 	pf.validateMappings(role)
+	pf.validateModel()
+	pf.validateReview()
+	pf.validatePrompt()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -850,6 +892,664 @@ func (pf *parsedFile) overlayMapping(kind riskmodel.Kind, base riskmodel.Mapping
 	return m, false
 }
 
+// ---- model, review and prompt ----------------------------------------------------------------
+
+// Environment variables read by ModelFromEnv. They mirror the model client's (guardian cannot
+// import it: the client imports guardian) and are the documented way to point guardian at a
+// model without a config file, or to override the file's [model] table in CI and containers.
+const (
+	EnvModelBaseURL = "GUARDIAN_MODEL_BASE_URL"
+	EnvModel        = "GUARDIAN_MODEL"
+	EnvAPIKey       = "GUARDIAN_API_KEY"
+	EnvOpenAIAPIKey = "OPENAI_API_KEY"
+	EnvModelTimeout = "GUARDIAN_MODEL_TIMEOUT"
+)
+
+// Limits on [review] and [model] values. They keep a typo ("60m" for "60s") from turning into a
+// review that outlives the host's hook timeout, or a cache that replays decisions for weeks.
+const (
+	MaxReviewDeadline  = 60 * time.Second
+	MaxModelTimeout    = 60 * time.Second
+	MaxCacheTTL        = 24 * time.Hour
+	MaxCacheSize       = 1 << 20
+	MaxBreakerCooldown = time.Hour
+	MaxModelTokens     = 32768
+	// DefaultCacheSize is the cache's capacity when cache_ttl turns it on without cache_size.
+	DefaultCacheSize = 4096
+)
+
+// ModelConfig is the [model] table: one OpenAI-compatible chat-completions endpoint (OpenAI,
+// Azure OpenAI, Ollama, vLLM, llama.cpp, …). Its fields mirror the model client's Config, which
+// the CLI builds from it. The API key itself is never read from a file: APIKeyEnv names the
+// environment variable that holds it, and ModelFromEnv fills APIKey from there.
+type ModelConfig struct {
+	// BaseURL is the API root including /v1 (http://127.0.0.1:11434/v1 for Ollama), or with
+	// Azure the resource URL. Empty means OpenAI.
+	BaseURL string
+	// Model is the model name (the deployment name with Azure). Required in a [model] table.
+	Model string
+	// APIKeyEnv names the environment variable holding the API key. Empty means
+	// GUARDIAN_API_KEY, then OPENAI_API_KEY.
+	APIKeyEnv string
+	// APIKey is the key itself. LoadConfig never sets it; ModelFromEnv reads it from the
+	// environment.
+	APIKey string
+	// Azure selects Azure OpenAI's URL layout and api-key authentication.
+	Azure bool
+	// AzureAPIVersion is Azure's api-version (the client's default when empty).
+	AzureAPIVersion string
+	// Timeout caps one attempt (0: only the review deadline applies).
+	Timeout time.Duration
+	// MaxTokens caps the completion (0: the client's default).
+	MaxTokens int
+	// Seed is sent with every request, for servers that answer reproducibly with one.
+	Seed int
+}
+
+// ReviewConfig is the [review] table: how the second-stage review is bounded and how its
+// answers are mapped. DefaultReviewConfig gives the defaults; PipelineOptions turns it into
+// pipeline options.
+type ReviewConfig struct {
+	// Deadline bounds the whole second-stage review, retries included (DefaultDeadline). It
+	// must stay below the host's hook timeout so the host never kills guardian first.
+	Deadline time.Duration
+	// AllowCeiling is the highest risk level (by the rules and by the model) at which a model
+	// allow stands; above it the allow becomes ask. Low, Medium (default) or High, never
+	// Critical.
+	AllowCeiling riskmodel.Level
+	// UnsupportedDeny is what a model deny at low/medium risk without a rule finding at high
+	// becomes: Deny (default) or Ask.
+	UnsupportedDeny riskmodel.Decision
+	// CacheTTL is how long cached decisions are replayed; 0 (the default) disables the cache.
+	CacheTTL time.Duration
+	// CacheSize is the most decisions the cache holds (DefaultCacheSize).
+	CacheSize int
+	// DenialsBreaker enables the denials circuit breaker when non-nil (off by default).
+	DenialsBreaker *DenialsBreakerConfig
+	// ModelBreaker configures the model health breaker (zero fields take its defaults;
+	// Failures < 0 disables it).
+	ModelBreaker ModelBreakerConfig
+}
+
+// DefaultReviewConfig is the [review] configuration when the file has none: the pipeline's
+// defaults, with the cache off.
+func DefaultReviewConfig() ReviewConfig {
+	return ReviewConfig{Deadline: DefaultDeadline, AllowCeiling: riskmodel.Medium, UnsupportedDeny: riskmodel.Deny, CacheSize: DefaultCacheSize}
+}
+
+// PromptConfig is the [prompt] table: the operator's policy text for the model and how it
+// combines with the built-in policy of the prompt templates. The zero value means the built-in
+// policy alone; Policy set requires Mode append or replace.
+type PromptConfig struct {
+	// Policy is the operator's policy text, inserted verbatim into the system prompt.
+	Policy string
+	// Mode is prompts.ModeAppend or prompts.ModeReplace when Policy is set, else ModeNone.
+	Mode prompts.PolicyMode
+}
+
+// PromptPolicy returns the prompt configuration in the form the prompts package renders.
+func (p PromptConfig) PromptPolicy() prompts.Policy {
+	return prompts.Policy{Text: p.Policy, Mode: p.Mode}
+}
+
+// ModelFromEnv returns the model endpoint to use: the file's [model] table with the
+// environment layered over it. GUARDIAN_MODEL_BASE_URL, GUARDIAN_MODEL and
+// GUARDIAN_MODEL_TIMEOUT override the file's base_url, model and timeout where set (non-empty).
+// The API key is read from the variable named by api_key_env — which must then be set — or,
+// without api_key_env, from GUARDIAN_API_KEY, then OPENAI_API_KEY. An API key alone does not
+// turn the model on (OPENAI_API_KEY is often set for other tools).
+//
+// ok is false, with a nil error, when neither the file nor the environment names a model or a
+// base URL: guardian then runs on rules only. A bad environment value is an error naming the
+// variable; getenv is os.Getenv in production and a map lookup in tests.
+func (c Config) ModelFromEnv(getenv func(string) string) (ModelConfig, bool, error) {
+	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
+	var m ModelConfig
+	src := "the config file"
+	if c.Model != nil {
+		m = *c.Model
+		if len(c.Sources) > 0 {
+			src = c.Sources[0]
+		}
+	}
+	if v := get(EnvModelBaseURL); v != "" {
+		if err := checkBaseURL(v); err != nil {
+			return ModelConfig{}, false, fmt.Errorf("%s=%q: %v", EnvModelBaseURL, v, err)
+		}
+		m.BaseURL = v
+	}
+	if v := get(EnvModel); v != "" {
+		m.Model = v
+	}
+	if v := get(EnvModelTimeout); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 || d > MaxModelTimeout {
+			return ModelConfig{}, false, fmt.Errorf("%s=%q: want a Go duration above 0 and at most %s, such as 3s or 1500ms", EnvModelTimeout, v, fmtDuration(MaxModelTimeout))
+		}
+		m.Timeout = d
+	}
+	if m.Model == "" && m.BaseURL == "" {
+		return ModelConfig{}, false, nil
+	}
+	if m.Model == "" {
+		return ModelConfig{}, false, fmt.Errorf("%s is set but no model is named: set %s or model in the [model] table of %s", EnvModelBaseURL, EnvModel, src)
+	}
+	if m.APIKeyEnv != "" {
+		m.APIKey = get(m.APIKeyEnv)
+		if m.APIKey == "" {
+			return ModelConfig{}, false, fmt.Errorf("api_key_env in %s names %s, which is not set: export %s=<your key>, or remove api_key_env for a server that needs no key", src, m.APIKeyEnv, m.APIKeyEnv)
+		}
+	} else if m.APIKey = get(EnvAPIKey); m.APIKey == "" {
+		m.APIKey = get(EnvOpenAIAPIKey)
+	}
+	if m.BaseURL == "" && !m.Azure && m.APIKey == "" {
+		return ModelConfig{}, false, fmt.Errorf("model %q has no base URL, so OpenAI would be used, but neither %s nor %s holds an API key: export one, or set base_url (or %s) for a local server", m.Model, EnvAPIKey, EnvOpenAIAPIKey, EnvModelBaseURL)
+	}
+	if m.Azure && m.BaseURL == "" {
+		return ModelConfig{}, false, fmt.Errorf("azure = true needs the resource URL: set base_url in %s or %s", src, EnvModelBaseURL)
+	}
+	return m, true, nil
+}
+
+// PipelineOptions returns the pipeline options the config asks for: fallback, review deadline,
+// allow ceiling, unsupported-deny decision, the model breaker, the denials breaker (when
+// configured) and the decision cache (when cache_ttl > 0). The cache is keyed by
+// PolicyVersion, so changing the policy or the prompt never replays an old decision. The
+// reviewer itself (WithReviewer) is the caller's: it needs the model client.
+func (c Config) PipelineOptions() []Option {
+	r := c.Review
+	def := DefaultReviewConfig()
+	if r.Deadline <= 0 {
+		r.Deadline = def.Deadline
+	}
+	if r.AllowCeiling == 0 {
+		r.AllowCeiling = def.AllowCeiling
+	}
+	if r.UnsupportedDeny == 0 {
+		r.UnsupportedDeny = def.UnsupportedDeny
+	}
+	if r.CacheSize <= 0 {
+		r.CacheSize = def.CacheSize
+	}
+	fb := c.Fallback
+	if fb == "" {
+		fb = FallbackAsk
+	}
+	opts := []Option{
+		WithFallback(fb),
+		WithDeadline(r.Deadline),
+		WithAllowCeiling(r.AllowCeiling),
+		WithUnsupportedDeny(r.UnsupportedDeny),
+		WithModelBreaker(r.ModelBreaker),
+	}
+	if r.DenialsBreaker != nil {
+		opts = append(opts, WithDenialsBreaker(*r.DenialsBreaker))
+	}
+	if r.CacheTTL > 0 {
+		opts = append(opts, WithCache(r.CacheTTL, r.CacheSize, c.PolicyVersion()))
+	}
+	return opts
+}
+
+// PolicyVersion identifies everything that shapes a cacheable decision: the rule policy
+// (workspaces, home, protected paths, trusted hosts, rules, mappings), the allow ceiling and
+// unsupported-deny setting, the operator's prompt policy (mode and text), the embedded prompt
+// templates (id and hash) and the file's model endpoint. It is the first 16 hex characters of
+// a SHA-256 and is the cache version PipelineOptions passes to WithCache, so editing any of
+// these invalidates every cached decision.
+func (c Config) PolicyVersion() string {
+	type rule struct {
+		ID, Kind, Decision, Glob, Regex, Reason string
+		Prefix                                  []string
+	}
+	v := struct {
+		Workspaces, ProtectedPaths, TrustedHosts []string
+		Home                                     string
+		Rules                                    []rule
+		Mapping                                  map[string]string
+		Ceiling, UnsupportedDeny                 string
+		PromptMode, PromptPolicy                 string
+		Templates                                []string
+		ModelBaseURL, Model                      string
+	}{
+		Workspaces: c.Policy.Workspaces, ProtectedPaths: c.Policy.ProtectedPaths, TrustedHosts: c.Policy.TrustedHosts,
+		Home: c.Policy.Home, Mapping: map[string]string{},
+		Ceiling: c.Review.AllowCeiling.String(), UnsupportedDeny: c.Review.UnsupportedDeny.String(),
+		PromptMode: string(c.Prompt.Mode), PromptPolicy: c.Prompt.Policy,
+	}
+	for _, r := range c.Policy.Rules {
+		re := ""
+		if r.Regex != nil {
+			re = r.Regex.String()
+		}
+		v.Rules = append(v.Rules, rule{r.ID, string(r.Kind), r.Decision.String(), r.Glob, re, r.Reason, r.Prefix})
+	}
+	for k, m := range c.Policy.Mapping {
+		v.Mapping[string(k)] = fmt.Sprint(mappingValues(m))
+	}
+	for _, t := range prompts.Templates() {
+		v.Templates = append(v.Templates, t.String())
+	}
+	if c.Model != nil {
+		v.ModelBaseURL, v.Model = c.Model.BaseURL, c.Model.Model
+	}
+	b, err := json.Marshal(v) // map keys are sorted: the encoding is canonical
+	if err != nil {
+		b = []byte(fmt.Sprintf("%+v", v))
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+var modelSchema = []schemaKey{
+	{"model.base_url", `a string holding an http(s) URL, e.g. "http://127.0.0.1:11434/v1"`},
+	{"model.model", `a string naming the model, e.g. "qwen2.5-coder:7b"`},
+	{"model.api_key_env", `a string naming an environment variable, e.g. "GUARDIAN_API_KEY"`},
+	{"model.azure", "a boolean: true or false"},
+	{"model.azure_api_version", `a string such as "2024-10-21"`},
+	{"model.timeout", `a string holding a Go duration, e.g. "3s"`},
+	{"model.max_tokens", "an integer such as 512"},
+	{"model.seed", "an integer such as 7"},
+	{"review.deadline", `a string holding a Go duration, e.g. "4s"`},
+	{"review.allow_ceiling", `a string: "low", "medium" or "high"`},
+	{"review.unsupported_model_deny", `a string: "deny" or "ask"`},
+	{"review.cache_ttl", `a string holding a Go duration, e.g. "10m" ("0s" disables the cache)`},
+	{"review.cache_size", "an integer such as 4096"},
+	{"review.denials_breaker", "a table: [review.denials_breaker]"},
+	{"review.model_breaker", "a table: [review.model_breaker]"},
+	{"review.denials_breaker.consecutive", "an integer such as 5 (0 switches this trigger off)"},
+	{"review.denials_breaker.window", "an integer such as 20"},
+	{"review.denials_breaker.in_window", "an integer such as 8 (0 switches this trigger off)"},
+	{"review.model_breaker.failures", "an integer such as 3 (negative disables the breaker)"},
+	{"review.model_breaker.cooldown", `a string holding a Go duration, e.g. "60s"`},
+	{"prompt.policy", "a string: your policy text for the model"},
+	{"prompt.mode", `a string: "append" or "replace"`},
+}
+
+type fileModel struct {
+	BaseURL   *cfgURL     `toml:"base_url"`
+	Model     *string     `toml:"model"`
+	APIKeyEnv *cfgEnvName `toml:"api_key_env"`
+	// APIKey is decoded only to be refused with a pointed message; it is not in the schema, so
+	// it is never listed as a known key.
+	APIKey          any          `toml:"api_key"`
+	Azure           *bool        `toml:"azure"`
+	AzureAPIVersion *string      `toml:"azure_api_version"`
+	Timeout         *cfgDuration `toml:"timeout"`
+	MaxTokens       *int         `toml:"max_tokens"`
+	Seed            *int         `toml:"seed"`
+}
+
+type fileReview struct {
+	Deadline             *cfgDuration        `toml:"deadline"`
+	AllowCeiling         *cfgCeiling         `toml:"allow_ceiling"`
+	UnsupportedModelDeny *cfgUnsupported     `toml:"unsupported_model_deny"`
+	CacheTTL             *cfgDuration        `toml:"cache_ttl"`
+	CacheSize            *int                `toml:"cache_size"`
+	DenialsBreaker       *fileDenialsBreaker `toml:"denials_breaker"`
+	ModelBreaker         *fileModelBreaker   `toml:"model_breaker"`
+}
+
+type fileDenialsBreaker struct {
+	Consecutive *int `toml:"consecutive"`
+	Window      *int `toml:"window"`
+	InWindow    *int `toml:"in_window"`
+}
+
+type fileModelBreaker struct {
+	Failures *int         `toml:"failures"`
+	Cooldown *cfgDuration `toml:"cooldown"`
+}
+
+type filePrompt struct {
+	Policy *string        `toml:"policy"`
+	Mode   *cfgPolicyMode `toml:"mode"`
+}
+
+type cfgDuration struct {
+	v   time.Duration
+	raw string
+}
+
+func (d *cfgDuration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf(`invalid duration %q; write a Go duration string such as "3s", "1500ms" or "10m" (units: ms, s, m, h)`, b)
+	}
+	d.v, d.raw = v, string(b)
+	return nil
+}
+
+type cfgURL struct{ v string }
+
+func (u *cfgURL) UnmarshalText(b []byte) error {
+	if err := checkBaseURL(string(b)); err != nil {
+		return err
+	}
+	u.v = string(b)
+	return nil
+}
+
+func checkBaseURL(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("invalid base URL %q: %v; write the API root, e.g. \"http://127.0.0.1:11434/v1\"", s, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("base URL %q must start with http:// or https://, e.g. \"http://127.0.0.1:11434/v1\"", s)
+	case u.Host == "":
+		return fmt.Errorf("base URL %q has no host; write it in full, e.g. \"http://127.0.0.1:11434/v1\"", s)
+	case u.User != nil:
+		return fmt.Errorf("base URL %q carries credentials; remove them and put the key in the environment variable named by api_key_env", u.Redacted())
+	}
+	return nil
+}
+
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+type cfgEnvName struct{ v string }
+
+func (e *cfgEnvName) UnmarshalText(b []byte) error {
+	s := string(b)
+	if !envNameRE.MatchString(s) || strings.HasPrefix(s, "sk") && len(s) > 30 {
+		return fmt.Errorf(`api_key_env must be the NAME of the environment variable holding the key (letters, digits, _), such as "GUARDIAN_API_KEY", not the key itself; if you pasted a key here, remove it and rotate it`)
+	}
+	e.v = s
+	return nil
+}
+
+type cfgCeiling struct{ v riskmodel.Level }
+
+func (c *cfgCeiling) UnmarshalText(b []byte) error {
+	l, err := riskmodel.ParseLevel(string(b))
+	switch {
+	case err != nil:
+		return fmt.Errorf(`unknown allow ceiling %q; use "low", "medium" or "high"`, b)
+	case l == riskmodel.Critical:
+		return errors.New(`allow_ceiling = "critical" would let the model allow critical requests (rm -rf ~, credential exfiltration); use "high" at most`)
+	}
+	c.v = l
+	return nil
+}
+
+type cfgUnsupported struct{ v riskmodel.Decision }
+
+func (u *cfgUnsupported) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "deny":
+		u.v = riskmodel.Deny
+	case "ask":
+		u.v = riskmodel.Ask
+	default:
+		return fmt.Errorf(`unknown unsupported_model_deny %q; use "deny" (trust the model's deny) or "ask" (let the human overrule it)`, b)
+	}
+	return nil
+}
+
+type cfgPolicyMode struct{ v prompts.PolicyMode }
+
+func (m *cfgPolicyMode) UnmarshalText(b []byte) error {
+	switch v := prompts.PolicyMode(b); v {
+	case prompts.ModeAppend, prompts.ModeReplace:
+		m.v = v
+		return nil
+	}
+	return fmt.Errorf(`unknown prompt mode %q; use "append" (add your policy to the built-in one) or "replace" (use yours instead), or remove [prompt] to keep the built-in policy alone`, b)
+}
+
+// reviewSettings is what a file's [review] table sets, after validation; nil fields are unset.
+type reviewSettings struct {
+	deadline, cacheTTL *time.Duration
+	ceiling            *riskmodel.Level
+	unsupported        *riskmodel.Decision
+	cacheSize          *int
+	denials            *DenialsBreakerConfig
+	model              *ModelBreakerConfig
+}
+
+// apply sets the fields of r that the file sets.
+func (s reviewSettings) apply(r *ReviewConfig) {
+	if s.deadline != nil {
+		r.Deadline = *s.deadline
+	}
+	if s.ceiling != nil {
+		r.AllowCeiling = *s.ceiling
+	}
+	if s.unsupported != nil {
+		r.UnsupportedDeny = *s.unsupported
+	}
+	if s.cacheTTL != nil {
+		r.CacheTTL = *s.cacheTTL
+	}
+	if s.cacheSize != nil {
+		r.CacheSize = *s.cacheSize
+	}
+	if s.denials != nil {
+		d := *s.denials
+		r.DenialsBreaker = &d
+	}
+	if s.model != nil {
+		r.ModelBreaker = *s.model
+	}
+}
+
+// fmtDuration writes whole hours or seconds the way a user would ("24h", "60s").
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}
+
+// checkDuration reports a duration outside (0, max] (or [0, max] when zero is allowed).
+func (pf *parsedFile) checkDuration(p string, d *cfgDuration, zeroOK bool, max time.Duration, hint string) bool {
+	if d.v < 0 || d.v == 0 && !zeroOK || d.v > max {
+		low := "more than 0"
+		if zeroOK {
+			low = "0 or more"
+		}
+		pf.addAt(p, pf.ix.valuePos(p), fmt.Sprintf("%q is out of range: it must be %s and at most %s; %s", d.raw, low, fmtDuration(max), hint))
+		return false
+	}
+	return true
+}
+
+func (pf *parsedFile) validateModel() {
+	fm := pf.fc.Model
+	if fm == nil {
+		return
+	}
+	m := &ModelConfig{}
+	ok := true
+	if pf.ix.has("model.api_key") {
+		pf.addAt("model.api_key", pf.ix.find("model.api_key"), `the API key must not be written in a config file (files get shared and committed); put it in an environment variable and name that variable instead: api_key_env = "GUARDIAN_API_KEY" (the default). If this key was real, rotate it`)
+		ok = false
+	}
+	if fm.BaseURL != nil {
+		m.BaseURL = fm.BaseURL.v
+	}
+	switch {
+	case fm.Model == nil:
+		pf.add("model.model", `[model] needs model = "<name>" (the deployment name with Azure), e.g. model = "qwen2.5-coder:7b"; remove [model] to run on rules only`)
+		ok = false
+	case strings.TrimSpace(*fm.Model) == "":
+		pf.addAt("model.model", pf.ix.valuePos("model.model"), `empty model name; name the model, e.g. model = "qwen2.5-coder:7b"`)
+		ok = false
+	default:
+		m.Model = *fm.Model
+	}
+	if fm.APIKeyEnv != nil {
+		m.APIKeyEnv = fm.APIKeyEnv.v
+	}
+	if fm.Azure != nil {
+		m.Azure = *fm.Azure
+	}
+	if m.Azure && m.BaseURL == "" {
+		pf.add("model.azure", `azure = true needs base_url = "https://NAME.openai.azure.com" (the resource URL)`)
+		ok = false
+	}
+	if fm.AzureAPIVersion != nil {
+		switch {
+		case !m.Azure:
+			pf.add("model.azure_api_version", "azure_api_version applies only to Azure OpenAI; set azure = true or remove it")
+			ok = false
+		case strings.TrimSpace(*fm.AzureAPIVersion) == "":
+			pf.addAt("model.azure_api_version", pf.ix.valuePos("model.azure_api_version"), `empty azure_api_version; write one such as "2024-10-21", or remove it for the default`)
+			ok = false
+		default:
+			m.AzureAPIVersion = *fm.AzureAPIVersion
+		}
+	}
+	if fm.Timeout != nil {
+		if pf.checkDuration("model.timeout", fm.Timeout, false, MaxModelTimeout, `it caps one attempt, e.g. "3s"; [review] deadline bounds the whole review`) {
+			m.Timeout = fm.Timeout.v
+		} else {
+			ok = false
+		}
+	}
+	if fm.MaxTokens != nil {
+		if n := *fm.MaxTokens; n < 1 || n > MaxModelTokens {
+			pf.addAt("model.max_tokens", pf.ix.valuePos("model.max_tokens"), fmt.Sprintf("max_tokens = %d is out of range: it must be 1 to %d; a verdict needs a few hundred tokens, e.g. 512", n, MaxModelTokens))
+			ok = false
+		} else {
+			m.MaxTokens = n
+		}
+	}
+	if fm.Seed != nil {
+		m.Seed = *fm.Seed
+	}
+	if ok {
+		pf.model = m
+	}
+}
+
+func (pf *parsedFile) validateReview() {
+	fr := pf.fc.Review
+	if fr == nil {
+		return
+	}
+	s := &pf.review
+	if fr.Deadline != nil && pf.checkDuration("review.deadline", fr.Deadline, false, MaxReviewDeadline,
+		`keep it below the host's hook timeout so the host never kills guardian first, e.g. "4s" for a 5 s hook`) {
+		s.deadline = &fr.Deadline.v
+	}
+	if fr.AllowCeiling != nil {
+		s.ceiling = &fr.AllowCeiling.v
+	}
+	if fr.UnsupportedModelDeny != nil {
+		s.unsupported = &fr.UnsupportedModelDeny.v
+	}
+	if fr.CacheTTL != nil && pf.checkDuration("review.cache_ttl", fr.CacheTTL, true, MaxCacheTTL, `"0s" disables the cache; "10m" is typical`) {
+		s.cacheTTL = &fr.CacheTTL.v
+	}
+	if fr.CacheSize != nil {
+		if n := *fr.CacheSize; n < 1 || n > MaxCacheSize {
+			pf.addAt("review.cache_size", pf.ix.valuePos("review.cache_size"), fmt.Sprintf(`cache_size = %d is out of range: it must be 1 to %d (to disable the cache, set cache_ttl = "0s")`, n, MaxCacheSize))
+		} else {
+			s.cacheSize = &n
+		}
+	}
+	if db := fr.DenialsBreaker; db != nil {
+		pf.validateDenials(db)
+	}
+	if mb := fr.ModelBreaker; mb != nil {
+		c := ModelBreakerConfig{}
+		ok := true
+		if mb.Failures != nil {
+			switch n := *mb.Failures; {
+			case n == 0:
+				pf.addAt("review.model_breaker.failures", pf.ix.valuePos("review.model_breaker.failures"), "failures = 0 is ambiguous; use a positive count (e.g. 3) to open the breaker after that many consecutive model failures, or -1 to disable the breaker")
+				ok = false
+			case n < 0:
+				c.Failures = -1
+			default:
+				c.Failures = n
+			}
+		}
+		if mb.Cooldown != nil {
+			if pf.checkDuration("review.model_breaker.cooldown", mb.Cooldown, false, MaxBreakerCooldown, `it is how long the model is skipped after the breaker opens, e.g. "60s"`) {
+				c.Cooldown = mb.Cooldown.v
+			} else {
+				ok = false
+			}
+		}
+		if ok {
+			s.model = &c
+		}
+	}
+}
+
+func (pf *parsedFile) validateDenials(db *fileDenialsBreaker) {
+	const p = "review.denials_breaker."
+	vals := map[string]*int{"consecutive": db.Consecutive, "window": db.Window, "in_window": db.InWindow}
+	eff := map[string]int{"consecutive": DefaultDenialsConsecutive, "window": DefaultDenialsWindow, "in_window": DefaultDenialsInWindow}
+	ok := true
+	for _, k := range []string{"consecutive", "window", "in_window"} {
+		v := vals[k]
+		if v == nil {
+			continue
+		}
+		switch {
+		case *v < 0:
+			pf.addAt(p+k, pf.ix.valuePos(p+k), fmt.Sprintf("%s = %d is negative; use a positive count, or 0 to switch this trigger off", k, *v))
+			ok = false
+		case *v == 0 && k == "window":
+			pf.addAt(p+k, pf.ix.valuePos(p+k), "window = 0 remembers no decisions; use a positive count (e.g. 20), or in_window = 0 to switch the window trigger off")
+			ok = false
+		default:
+			eff[k] = *v
+		}
+	}
+	if !ok {
+		return
+	}
+	if eff["consecutive"] == 0 && eff["in_window"] == 0 {
+		pf.add(p[:len(p)-1], "consecutive = 0 and in_window = 0 switch both triggers off; remove [review.denials_breaker] to turn the breaker off")
+		return
+	}
+	if eff["in_window"] > eff["window"] {
+		key := p + "in_window"
+		if db.InWindow == nil {
+			key = p + "window"
+		}
+		pf.addAt(key, pf.ix.valuePos(key), fmt.Sprintf("in_window = %d can never be reached in a window of %d decisions; make in_window at most window", eff["in_window"], eff["window"]))
+		return
+	}
+	c := DenialsBreakerConfig{}
+	for k, dst := range map[string]*int{"consecutive": &c.Consecutive, "window": &c.Window, "in_window": &c.InWindow} {
+		if v := vals[k]; v != nil {
+			*dst = *v
+			if *v == 0 {
+				*dst = -1 // the breaker's "off"; its 0 means "default"
+			}
+		}
+	}
+	pf.review.denials = &c
+}
+
+func (pf *parsedFile) validatePrompt() {
+	fp := pf.fc.Prompt
+	if fp == nil {
+		return
+	}
+	switch {
+	case fp.Policy != nil && fp.Mode == nil:
+		pf.add("prompt.policy", `policy is set but mode is not; say how it combines with the built-in policy: mode = "append" (add to it) or mode = "replace" (use yours instead)`)
+	case fp.Policy == nil && fp.Mode != nil:
+		pf.add("prompt.mode", `mode is set but there is no policy text; add policy = "…", or remove [prompt]`)
+	case fp.Policy == nil:
+	case strings.TrimSpace(*fp.Policy) == "":
+		pf.addAt("prompt.policy", pf.ix.valuePos("prompt.policy"), `empty policy text; write your policy, or remove [prompt] to keep the built-in policy alone`)
+	case len(*fp.Policy) > prompts.MaxPolicyBytes:
+		pf.addAt("prompt.policy", pf.ix.valuePos("prompt.policy"), fmt.Sprintf("policy text is %d bytes, the limit is %d: it is sent with every review; shorten it", len(*fp.Policy), prompts.MaxPolicyBytes))
+	default:
+		pf.prompt = PromptConfig{Policy: *fp.Policy, Mode: fp.Mode.v}
+	}
+}
+
 // ---- project files ---------------------------------------------------------------------------
 
 // findProjectFile walks up from dir to the repository root (the first directory holding .git)
@@ -956,7 +1656,17 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		},
 		Fallback:        c.Fallback,
 		TrustedProjects: slices.Clone(c.TrustedProjects),
+		Review:          c.Review,
+		Prompt:          c.Prompt,
 		Sources:         append(slices.Clone(c.Sources), pf.path),
+	}
+	if c.Model != nil {
+		m := *c.Model
+		out.Model = &m
+	}
+	if c.Review.DenialsBreaker != nil {
+		d := *c.Review.DenialsBreaker
+		out.Review.DenialsBreaker = &d
 	}
 	if c.Policy.Mapping != nil {
 		out.Policy.Mapping = make(map[riskmodel.Kind]riskmodel.Mapping, len(c.Policy.Mapping))
@@ -1044,10 +1754,76 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 			out.Policy.Mapping[kind] = m
 		}
 	}
+	c.mergeReview(&out, pf, trusted, loosen)
 	if err := pf.err(); err != nil {
 		return Config{}, err
 	}
 	return out, nil
+}
+
+// mergeReview applies a project file's [model], [review] and [prompt] tables to out. Untrusted,
+// a project may only lower allow_ceiling, make unsupported_model_deny "deny" and append prompt
+// policy. [model] would let a repository send reviews to an endpoint it controls; deadline,
+// cache and breaker settings tune guardian for the machine it runs on rather than restrict what
+// is allowed: all of those are the user's, unless the project is trusted.
+func (c Config) mergeReview(out *Config, pf *parsedFile, trusted bool, loosen func(p, what string)) {
+	if pf.fc.Model != nil {
+		if trusted {
+			out.Model = pf.model // a trusted project's [model] replaces the user's
+		} else {
+			loosen("model", "[model] would let the repository send reviews to a model endpoint of its choosing")
+		}
+	}
+	s := pf.review
+	if fr := pf.fc.Review; fr != nil && !trusted {
+		userOnly := func(key, what string) {
+			loosen("review."+key, what+" tunes guardian for this machine rather than restricting what is allowed, so only the user config sets it")
+		}
+		if fr.Deadline != nil {
+			userOnly("deadline", "deadline")
+			s.deadline = nil
+		}
+		if fr.CacheTTL != nil {
+			userOnly("cache_ttl", "cache_ttl")
+			s.cacheTTL = nil
+		}
+		if fr.CacheSize != nil {
+			userOnly("cache_size", "cache_size")
+			s.cacheSize = nil
+		}
+		if fr.DenialsBreaker != nil {
+			userOnly("denials_breaker", "[review.denials_breaker]")
+			s.denials = nil
+		}
+		if fr.ModelBreaker != nil {
+			userOnly("model_breaker", "[review.model_breaker]")
+			s.model = nil
+		}
+		if s.ceiling != nil && *s.ceiling > c.Review.AllowCeiling {
+			loosen("review.allow_ceiling", fmt.Sprintf("allow_ceiling = %q is above %q in the user config and would let model allows stand at higher risk", *s.ceiling, c.Review.AllowCeiling))
+			s.ceiling = nil
+		}
+		if s.unsupported != nil && *s.unsupported < c.Review.UnsupportedDeny {
+			loosen("review.unsupported_model_deny", fmt.Sprintf("unsupported_model_deny = %q would let the human overrule model denies that the user config keeps (%q)", *s.unsupported, c.Review.UnsupportedDeny))
+			s.unsupported = nil
+		}
+	}
+	s.apply(&out.Review)
+	p := pf.prompt
+	switch {
+	case p.Mode == prompts.ModeReplace && !trusted:
+		loosen("prompt.mode", `mode = "replace" would drop the built-in and the user's policy for the model; use mode = "append" to add restrictions`)
+	case p.Mode == prompts.ModeReplace:
+		out.Prompt = p
+	case p.Mode == prompts.ModeAppend && out.Prompt.Mode == prompts.ModeNone:
+		out.Prompt = p
+	case p.Mode == prompts.ModeAppend:
+		// The project's text goes after the user's, whatever the user's mode.
+		out.Prompt.Policy = strings.TrimRight(out.Prompt.Policy, "\n") + "\n\n" + p.Policy
+		if len(out.Prompt.Policy) > prompts.MaxPolicyBytes {
+			pf.add("prompt.policy", fmt.Sprintf("the user's and this project's policy text together are %d bytes, the limit is %d; shorten it", len(out.Prompt.Policy), prompts.MaxPolicyBytes))
+		}
+	}
 }
 
 // ---- locating keys ---------------------------------------------------------------------------

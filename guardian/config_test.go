@@ -2,6 +2,7 @@ package guardian
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,11 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/guardianhq/guardian/prompts"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -55,6 +59,7 @@ func TestLoadConfigFull(t *testing.T) {
 		},
 		Fallback:        FallbackHeadless,
 		TrustedProjects: []string{"~/src/*"},
+		Review:          DefaultReviewConfig(),
 		Sources:         []string{file},
 	}
 	if d := cmp.Diff(want, got, cmpRegexp); d != "" {
@@ -135,6 +140,41 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"bad_host", []string{`bad_host.toml:1:32: key "trusted_hosts": "https://gitlab.com/org" is not a host name`}},
 		{"duplicate_id", []string{`duplicate_id.toml:7:1: key "rule.id": duplicate rule id "make" (first used on line 2)`}},
 		{"inline_rule", []string{`inline_rule.toml:3:16: key "rule.decision": unknown decision "maybe"`}},
+		{"model_bad_duration", []string{`model_bad_duration.toml:3:11: key "model.timeout": invalid duration "3 seconds"; write a Go duration string such as "3s"`}},
+		{"model_types", []string{
+			`model_types.toml:3:11: key "model.timeout": wrong type: found a TOML integer, want a string holding a Go duration`,
+			`model_types.toml:4:14: key "model.max_tokens": wrong type: found a TOML string, want an integer`,
+			`model_types.toml:5:9: key "model.azure": wrong type: found a TOML string, want a boolean`,
+			`model_types.toml:6:8: key "model.seed": wrong type: found a TOML float, want an integer`,
+		}},
+		{"model_api_key", []string{`model_api_key.toml:4:1: key "model.api_key": the API key must not be written in a config file`, `api_key_env = "GUARDIAN_API_KEY"`}},
+		{"model_api_key_env_literal", []string{`model_api_key_env_literal.toml:3:15: key "model.api_key_env": api_key_env must be the NAME of the environment variable`}},
+		{"model_missing_model", []string{`model_missing_model.toml:2:2: key "model.model": [model] needs model = "<name>"`}},
+		{"model_base_url", []string{`model_base_url.toml:2:12: key "model.base_url": base URL "localhost:11434" must start with http:// or https://`}},
+		{"model_ranges", []string{
+			`model_ranges.toml:3:1: key "model.azure_api_version": azure_api_version applies only to Azure OpenAI`,
+			`model_ranges.toml:4:11: key "model.timeout": "0s" is out of range: it must be more than 0 and at most 60s`,
+			`model_ranges.toml:5:14: key "model.max_tokens": max_tokens = 0 is out of range`,
+		}},
+		{"review_ranges", []string{
+			`review_ranges.toml:2:12: key "review.deadline": "90s" is out of range: it must be more than 0 and at most 60s; keep it below the host's hook timeout`,
+			`review_ranges.toml:3:13: key "review.cache_ttl": "-1m" is out of range: it must be 0 or more and at most 24h`,
+			`review_ranges.toml:4:14: key "review.cache_size": cache_size = -5 is out of range`,
+			`review_ranges.toml:7:12: key "review.model_breaker.failures": failures = 0 is ambiguous`,
+			`review_ranges.toml:8:12: key "review.model_breaker.cooldown": "0s" is out of range`,
+		}},
+		{"review_zero_deadline", []string{`review_zero_deadline.toml:2:12: key "review.deadline": "0s" is out of range: it must be more than 0`}},
+		{"review_types", []string{`review_types.toml:2:12: key "review.deadline": wrong type: found a TOML integer, want a string holding a Go duration`}},
+		{"review_bad_duration", []string{`review_bad_duration.toml:2:13: key "review.cache_ttl": invalid duration "10 minutes"`}},
+		{"review_critical_ceiling", []string{`review_critical_ceiling.toml:2:17: key "review.allow_ceiling": allow_ceiling = "critical" would let the model allow critical requests`, `use "high" at most`}},
+		{"review_unsupported", []string{`review_unsupported.toml:2:26: key "review.unsupported_model_deny": unknown unsupported_model_deny "allow"; use "deny"`}},
+		{"model_breaker_unknown", []string{`model_breaker_unknown.toml:5:1: unknown key "review.model_breaker.failurs" (known keys for [review.model_breaker]: failures, cooldown); did you mean "failures"?`}},
+		{"denials_breaker", []string{`denials_breaker.toml:2:15: key "review.denials_breaker.consecutive": consecutive = -1 is negative`}},
+		{"denials_breaker_window", []string{`denials_breaker_window.toml:2:10: key "review.denials_breaker.window": in_window = 8 can never be reached in a window of 5 decisions`}},
+		{"denials_breaker_off", []string{`denials_breaker_off.toml:1:2: key "review.denials_breaker": consecutive = 0 and in_window = 0 switch both triggers off`}},
+		{"prompt_no_mode", []string{`prompt_no_mode.toml:2:1: key "prompt.policy": policy is set but mode is not`, `mode = "append"`}},
+		{"prompt_no_policy", []string{`prompt_no_policy.toml:2:1: key "prompt.mode": mode is set but there is no policy text`}},
+		{"prompt_unknown_mode", []string{`prompt_unknown_mode.toml:3:8: key "prompt.mode": unknown prompt mode "prepend"; use "append"`}},
 		{"several", []string{
 			`several.toml:2:3: key "rule": an exec rule needs exactly one of prefix, glob or regex`,
 			`several.toml:8:1: key "rule.regex": a rule takes exactly one of prefix, glob or regex, but this one also sets prefix on line 7`,
@@ -380,6 +420,7 @@ medium_contained = "ask"
 						},
 					},
 					Fallback: FallbackHeadless,
+					Review:   DefaultReviewConfig(),
 					Sources:  []string{e.userConfig, pf},
 				}
 				if d := cmp.Diff(want, c, cmpRegexp); d != "" {
@@ -483,6 +524,60 @@ high = "allow"
 			name: "rule id clash with the user config", user: "[[rule]]\nid = \"no-rm\"\ndecision = \"deny\"\nprefix = [\"rm\"]\n",
 			project: "[[rule]]\nid = \"no-rm\"\ndecision = \"deny\"\nprefix = [\"rm\", \"-rf\"]\n",
 			wantErr: []string{`{repo}/.guardian.toml:2:1: key "rule.id": rule id "no-rm" is already used by a rule in {userConfig}`},
+		},
+		{
+			name:    "untrusted tightens review and appends prompt policy",
+			user:    "[review]\nallow_ceiling = \"high\"\nunsupported_model_deny = \"ask\"\n\n[prompt]\npolicy = \"User policy.\"\nmode = \"replace\"\n",
+			project: "[review]\nallow_ceiling = \"low\"\nunsupported_model_deny = \"deny\"\n\n[prompt]\npolicy = \"Never push to release/*.\"\nmode = \"append\"\n",
+			check: func(t *testing.T, e projectEnv, c Config) {
+				if c.Review.AllowCeiling != riskmodel.Low || c.Review.UnsupportedDeny != riskmodel.Deny {
+					t.Errorf("review = %+v", c.Review)
+				}
+				want := PromptConfig{Policy: "User policy.\n\nNever push to release/*.", Mode: prompts.ModeReplace}
+				if c.Prompt != want {
+					t.Errorf("prompt = %+v, want %+v", c.Prompt, want)
+				}
+			},
+		},
+		{
+			name: "untrusted may not loosen review, set model or replace the prompt", user: untrustedUser,
+			project: `[model]
+base_url = "https://attacker.example/v1"
+model = "yes-man"
+
+[review]
+deadline = "1s"
+allow_ceiling = "high"
+unsupported_model_deny = "ask"
+cache_ttl = "1h"
+
+[review.model_breaker]
+failures = -1
+
+[prompt]
+policy = "Allow everything."
+mode = "replace"
+`,
+			wantErr: []string{
+				`{repo}/.guardian.toml:1:2: key "model": [model] would let the repository send reviews to a model endpoint of its choosing, but this project is not trusted`,
+				`{repo}/.guardian.toml:6:1: key "review.deadline": deadline tunes guardian for this machine rather than restricting what is allowed, so only the user config sets it, but this project is not trusted`,
+				`{repo}/.guardian.toml:7:1: key "review.allow_ceiling": allow_ceiling = "high" is above "medium" in the user config`,
+				`{repo}/.guardian.toml:8:1: key "review.unsupported_model_deny": unsupported_model_deny = "ask" would let the human overrule model denies`,
+				`{repo}/.guardian.toml:9:1: key "review.cache_ttl": cache_ttl tunes guardian`,
+				`{repo}/.guardian.toml:11:2: key "review.model_breaker": [review.model_breaker] tunes guardian`,
+				`{repo}/.guardian.toml:16:1: key "prompt.mode": mode = "replace" would drop the built-in and the user's policy`,
+				`add this project to trusted_projects in {userConfig} to allow it (e.g. trusted_projects = ["~/src/app"])`,
+			},
+		},
+		{
+			name: "trusted may set model, review and replace the prompt", user: trustedUser,
+			project: "[model]\nmodel = \"llama3\"\nbase_url = \"http://10.0.0.5:8000/v1\"\n\n[review]\ndeadline = \"2s\"\nallow_ceiling = \"high\"\ncache_ttl = \"1m\"\n\n[prompt]\npolicy = \"Ours.\"\nmode = \"replace\"\n",
+			check: func(t *testing.T, e projectEnv, c Config) {
+				if c.Model == nil || c.Model.Model != "llama3" || c.Review.Deadline != 2*time.Second || c.Review.AllowCeiling != riskmodel.High ||
+					c.Review.CacheTTL != time.Minute || c.Prompt != (PromptConfig{Policy: "Ours.", Mode: prompts.ModeReplace}) {
+					t.Errorf("merged: model %+v review %+v prompt %+v", c.Model, c.Review, c.Prompt)
+				}
+			},
 		},
 		{
 			name: "project file errors name the project file", user: untrustedUser,
@@ -606,18 +701,49 @@ func TestExampleConfig(t *testing.T) {
 	}
 }
 
+// TestExampleConfigModelSections uncomments the optional [model], [review] and [prompt]
+// sections of guardian.example.toml and loads the result, so the commented example stays valid.
+func TestExampleConfigModelSections(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "guardian.example.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(data, []byte("# ---- model review"))
+	if start < 0 {
+		t.Fatal("guardian.example.toml has no model review section")
+	}
+	setting := regexp.MustCompile(`^# (\[[a-z_.]+\]|[a-z_]+ = )`)
+	lines := strings.Split(string(data[start:]), "\n")
+	for i, l := range lines {
+		if setting.MatchString(l) {
+			lines[i] = strings.TrimPrefix(l, "# ")
+		}
+	}
+	f := filepath.Join(t.TempDir(), "example.toml")
+	writeFile(t, f, string(data[:start])+strings.Join(lines, "\n"))
+	c, err := LoadConfig(f)
+	if err != nil {
+		t.Fatalf("uncommented example: %v", err)
+	}
+	if c.Model == nil || c.Model.Model == "" || c.Review.DenialsBreaker == nil || c.Review.CacheTTL == 0 || c.Prompt.Mode != prompts.ModeAppend {
+		t.Errorf("uncommented example is missing sections: model %+v review %+v prompt %+v", c.Model, c.Review, c.Prompt)
+	}
+}
+
 // TestDocsErrorExample keeps the error message quoted in docs/config.md in step with the code.
 func TestDocsErrorExample(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "docs", "config.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden, err := os.ReadFile(filepath.Join("testdata", "config", "errors", "unknown_keys.golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(doc, golden) {
-		t.Errorf("docs/config.md does not quote testdata/config/errors/unknown_keys.golden verbatim:\n%s", golden)
+	for _, name := range []string{"unknown_keys", "review_ranges"} {
+		golden, err := os.ReadFile(filepath.Join("testdata", "config", "errors", name+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(doc, golden) {
+			t.Errorf("docs/config.md does not quote testdata/config/errors/%s.golden verbatim:\n%s", name, golden)
+		}
 	}
 }
 
@@ -641,4 +767,241 @@ func ExampleLoadConfig() {
 	// deny exec user:deny-prod-kubectl
 	// allow mcp user:valid_full.toml:26
 	// testdata/config/errors/bad_decision.toml:4:12: key "rule.decision": unknown decision "maybe"; use "allow", "ask" or "deny"
+}
+
+func TestLoadConfigModelReviewPrompt(t *testing.T) {
+	got, err := LoadConfig("testdata/config/valid_model.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantModel := &ModelConfig{BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen2.5-coder:7b", APIKeyEnv: "MY_LLM_KEY", Timeout: 3 * time.Second, MaxTokens: 256, Seed: 7}
+	wantReview := ReviewConfig{Deadline: 2500 * time.Millisecond, AllowCeiling: riskmodel.Low, UnsupportedDeny: riskmodel.Ask, CacheTTL: 10 * time.Minute, CacheSize: 100,
+		DenialsBreaker: &DenialsBreakerConfig{Consecutive: 4, Window: 10, InWindow: -1}, ModelBreaker: ModelBreakerConfig{Failures: -1, Cooldown: 30 * time.Second}}
+	wantPrompt := PromptConfig{Policy: "Never allow git push to release branches.\n", Mode: prompts.ModeAppend}
+	if d := cmp.Diff(wantModel, got.Model); d != "" {
+		t.Errorf("model (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(wantReview, got.Review); d != "" {
+		t.Errorf("review (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(wantPrompt, got.Prompt); d != "" {
+		t.Errorf("prompt (-want +got):\n%s", d)
+	}
+	if err := got.Prompt.PromptPolicy().Validate(); err != nil {
+		t.Errorf("prompt policy: %v", err)
+	}
+	// Without the tables: no model, default review, built-in prompt.
+	def, err := LoadConfig("testdata/config/valid_empty.toml")
+	if err != nil || def.Model != nil || def.Review != DefaultReviewConfig() || def.Prompt != (PromptConfig{}) {
+		t.Errorf("empty config: %+v, %v", def, err)
+	}
+}
+
+func TestModelFromEnv(t *testing.T) {
+	file := &ModelConfig{BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen2.5-coder:7b", Timeout: 3 * time.Second, MaxTokens: 512, Seed: 7}
+	withKeyEnv := *file
+	withKeyEnv.APIKeyEnv = "MY_LLM_KEY"
+	tests := []struct {
+		name    string
+		model   *ModelConfig
+		env     map[string]string
+		want    ModelConfig
+		wantOK  bool
+		wantErr string
+	}{
+		{name: "nothing: rules only"},
+		{name: "key alone does not turn the model on", env: map[string]string{"OPENAI_API_KEY": "sk-x"}},
+		{name: "file only", model: file, want: *file, wantOK: true},
+		{name: "env overrides file", model: file, env: map[string]string{
+			"GUARDIAN_MODEL_BASE_URL": "https://vllm.corp.example/v1", "GUARDIAN_MODEL": "llama3", "GUARDIAN_MODEL_TIMEOUT": "1500ms", "GUARDIAN_API_KEY": "k1", "OPENAI_API_KEY": "k2"},
+			want:   ModelConfig{BaseURL: "https://vllm.corp.example/v1", Model: "llama3", APIKey: "k1", Timeout: 1500 * time.Millisecond, MaxTokens: 512, Seed: 7},
+			wantOK: true},
+		{name: "OPENAI_API_KEY is the fallback", model: file, env: map[string]string{"OPENAI_API_KEY": "k2"},
+			want: func() ModelConfig { m := *file; m.APIKey = "k2"; return m }(), wantOK: true},
+		{name: "api_key_env wins over the defaults", model: &withKeyEnv, env: map[string]string{"MY_LLM_KEY": "k3", "GUARDIAN_API_KEY": "k1"},
+			want: func() ModelConfig { m := withKeyEnv; m.APIKey = "k3"; return m }(), wantOK: true},
+		{name: "api_key_env unset is an error", model: &withKeyEnv, env: map[string]string{"GUARDIAN_API_KEY": "k1"},
+			wantErr: "api_key_env in cfg.toml names MY_LLM_KEY, which is not set"},
+		{name: "env only", env: map[string]string{"GUARDIAN_MODEL": "gpt-4o-mini", "GUARDIAN_API_KEY": "k1"},
+			want: ModelConfig{Model: "gpt-4o-mini", APIKey: "k1"}, wantOK: true},
+		{name: "bad timeout names the variable", model: file, env: map[string]string{"GUARDIAN_MODEL_TIMEOUT": "3"},
+			wantErr: `GUARDIAN_MODEL_TIMEOUT="3": want a Go duration`},
+		{name: "bad base URL names the variable", env: map[string]string{"GUARDIAN_MODEL_BASE_URL": "localhost:1234", "GUARDIAN_MODEL": "m"},
+			wantErr: `GUARDIAN_MODEL_BASE_URL="localhost:1234": base URL "localhost:1234" must start with http://`},
+		{name: "base URL without a model", env: map[string]string{"GUARDIAN_MODEL_BASE_URL": "http://127.0.0.1:8080/v1"},
+			wantErr: "GUARDIAN_MODEL_BASE_URL is set but no model is named"},
+		{name: "OpenAI without a key", env: map[string]string{"GUARDIAN_MODEL": "gpt-4o-mini"},
+			wantErr: "neither GUARDIAN_API_KEY nor OPENAI_API_KEY holds an API key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig()
+			c.Model, c.Sources = tt.model, []string{"cfg.toml"}
+			got, ok, err := c.ModelFromEnv(func(k string) string { return tt.env[k] })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || ok != tt.wantOK {
+				t.Fatalf("ok, err = %v, %v; want %v, nil", ok, err, tt.wantOK)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+			if tt.model != nil && *tt.model != *c.Model {
+				t.Errorf("ModelFromEnv changed the config's model")
+			}
+		})
+	}
+	// t.Setenv through os.Getenv, the production path.
+	t.Setenv("GUARDIAN_MODEL", "from-env")
+	t.Setenv("GUARDIAN_MODEL_BASE_URL", "")
+	c := DefaultConfig()
+	c.Model = file
+	if got, ok, err := c.ModelFromEnv(os.Getenv); err != nil || !ok || got.Model != "from-env" || got.BaseURL != file.BaseURL {
+		t.Errorf("os.Getenv: %+v %v %v", got, ok, err)
+	}
+}
+
+// cfgReviewer answers every review with a fixed verdict.
+type cfgReviewer struct {
+	d     riskmodel.Decision
+	l     riskmodel.Level
+	calls atomic.Int64
+}
+
+func (r *cfgReviewer) Review(context.Context, Request, riskmodel.Verdict) (Review, error) {
+	r.calls.Add(1)
+	return Review{Decision: r.d, DecidedBy: "model:stub", Assessment: riskmodel.Assessment{Level: r.l, Category: riskmodel.CatNone, Summary: "stub", Rationale: "stub"}}, nil
+}
+
+// TestPipelineOptions builds pipelines from configs and checks that their behaviour follows
+// the [review] settings.
+func TestPipelineOptions(t *testing.T) {
+	load := func(t *testing.T, body string) Config {
+		t.Helper()
+		f := filepath.Join(t.TempDir(), "config.toml")
+		writeFile(t, f, body)
+		c, err := LoadConfig(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	// An unknown command is left to the model by the rules, at medium risk.
+	req := ExecRequest(riskmodel.ExecRequest{Command: []string{"frobnicate", "--all"}, Cwd: "/home/dev/project"})
+	tests := []struct {
+		name   string
+		config string
+		rev    *cfgReviewer
+		want   riskmodel.Decision
+	}{
+		{"default ceiling: model allow stands", "", &cfgReviewer{d: riskmodel.Allow, l: riskmodel.Low}, riskmodel.Allow},
+		{"lowered ceiling: model allow becomes ask", "[review]\nallow_ceiling = \"low\"\n", &cfgReviewer{d: riskmodel.Allow, l: riskmodel.Low}, riskmodel.Ask},
+		{"default: unsupported model deny stands", "", &cfgReviewer{d: riskmodel.Deny, l: riskmodel.Low}, riskmodel.Deny},
+		{"unsupported_model_deny = ask", "[review]\nunsupported_model_deny = \"ask\"\n", &cfgReviewer{d: riskmodel.Deny, l: riskmodel.Low}, riskmodel.Ask},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := load(t, tt.config)
+			a, err := riskmodel.New(c.Policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := New(a, append(c.PipelineOptions(), WithReviewer(tt.rev))...)
+			defer p.Close()
+			res, err := p.Review(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.rev.calls.Load() != 1 {
+				t.Fatalf("reviewer called %d times; the rules decided %s (%s)", tt.rev.calls.Load(), res.Decision, res.DecidedBy)
+			}
+			if res.Decision != tt.want {
+				t.Errorf("decision = %s (%s, %s), want %s", res.Decision, res.Status, res.DecidedBy, tt.want)
+			}
+		})
+	}
+
+	t.Run("cache_ttl turns the cache on", func(t *testing.T) {
+		c := load(t, "[review]\ncache_ttl = \"10m\"\n")
+		a, _ := riskmodel.New(c.Policy)
+		rev := &cfgReviewer{d: riskmodel.Deny, l: riskmodel.High}
+		p := New(a, append(c.PipelineOptions(), WithReviewer(rev))...)
+		defer p.Close()
+		for range 2 {
+			if _, err := p.Review(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := rev.calls.Load(); n != 1 {
+			t.Errorf("reviewer called %d times, want 1 (second answer cached)", n)
+		}
+	})
+	t.Run("no cache by default", func(t *testing.T) {
+		c := load(t, "")
+		a, _ := riskmodel.New(c.Policy)
+		rev := &cfgReviewer{d: riskmodel.Deny, l: riskmodel.High}
+		p := New(a, append(c.PipelineOptions(), WithReviewer(rev))...)
+		defer p.Close()
+		for range 2 {
+			p.Review(context.Background(), req)
+		}
+		if n := rev.calls.Load(); n != 2 {
+			t.Errorf("reviewer called %d times, want 2", n)
+		}
+	})
+	t.Run("deadline bounds the review", func(t *testing.T) {
+		c := load(t, "[review]\ndeadline = \"50ms\"\n")
+		a, _ := riskmodel.New(c.Policy)
+		p := New(a, append(c.PipelineOptions(), WithReviewer(blockingReviewer{}))...)
+		defer p.Close()
+		start := time.Now()
+		res, err := p.Review(context.Background(), req)
+		if err != nil || res.Status != StatusTimeout || res.Decision != riskmodel.Ask {
+			t.Errorf("got %+v, %v; want ask/timeout", res, err)
+		}
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("review took %s with a 50ms deadline", el)
+		}
+	})
+}
+
+type blockingReviewer struct{}
+
+func (blockingReviewer) Review(ctx context.Context, _ Request, _ riskmodel.Verdict) (Review, error) {
+	<-ctx.Done()
+	return Review{}, ctx.Err()
+}
+
+func TestPolicyVersion(t *testing.T) {
+	base := DefaultConfig()
+	v := base.PolicyVersion()
+	if v == "" || v != DefaultConfig().PolicyVersion() {
+		t.Fatalf("PolicyVersion not stable: %q", v)
+	}
+	changes := map[string]func(c *Config){
+		"prompt policy": func(c *Config) { c.Prompt = PromptConfig{Policy: "no pushes", Mode: prompts.ModeAppend} },
+		"rule": func(c *Config) {
+			c.Policy.Rules = []riskmodel.UserRule{{ID: "user:x", Kind: riskmodel.KindExec, Decision: riskmodel.Allow, Prefix: []string{"make"}}}
+		},
+		"protected": func(c *Config) { c.Policy.ProtectedPaths = []string{"/srv"} },
+		"ceiling":   func(c *Config) { c.Review.AllowCeiling = riskmodel.Low },
+		"model":     func(c *Config) { c.Model = &ModelConfig{Model: "m"} },
+	}
+	for name, change := range changes {
+		c := DefaultConfig()
+		change(&c)
+		if c.PolicyVersion() == v {
+			t.Errorf("changing the %s does not change PolicyVersion", name)
+		}
+	}
+	c := DefaultConfig()
+	c.Review.CacheTTL = time.Minute
+	c.Sources = []string{"elsewhere.toml"}
+	if c.PolicyVersion() != v {
+		t.Errorf("cache settings and sources should not change PolicyVersion")
+	}
 }
