@@ -78,7 +78,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 	})
 	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(),
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
-	root.AddCommand(a.reviewCmd(), a.rulesCmd(), a.configCmd(), a.versionCmd())
+	root.AddCommand(a.reviewCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
 	return root
 }
 
@@ -170,9 +170,13 @@ func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, erro
 	if err != nil {
 		return nil, invalidError(fmt.Errorf("config: %w", err))
 	}
-	var opts []guardian.Option
-	if cfg.Fallback != "" {
-		opts = append(opts, guardian.WithFallback(cfg.Fallback))
+	opts := cfg.PipelineOptions()
+	rev, err := a.modelReviewer(cfg)
+	if err != nil {
+		return nil, invalidError(err)
+	}
+	if rev != nil {
+		opts = append(opts, guardian.WithReviewer(rev))
 	}
 	return guardian.New(an, opts...), nil
 }
