@@ -20,7 +20,18 @@ func main() { os.Exit(mainExit()) }
 func mainExit() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return run(ctx, os.Args[1:], systemDeps())
+	d := systemDeps()
+	tel, err := newTelemetry(ctx, d.getenv)
+	if err != nil {
+		fmt.Fprintf(d.stderr, "guardian: telemetry: %v\n", err)
+		return exitInvalid
+	}
+	d.tracerProvider, d.meterProvider = tel.tp, tel.mp
+	code := run(ctx, os.Args[1:], d)
+	if err := tel.flush(); err != nil {
+		fmt.Fprintf(d.stderr, "guardian: telemetry: %v\n", err)
+	}
+	return code
 }
 
 // run executes one command line and returns its exit status (see exitcode.go). Errors are

@@ -128,9 +128,15 @@ func (a *app) modelReviewer(cfg guardian.Config) (*client.Reviewer, error) {
 	if !ok {
 		return nil, nil
 	}
+	opts := []client.Option{client.WithPolicy(cfg.Prompt.PromptPolicy())}
+	if a.tracerProvider != nil {
+		opts = append(opts, client.WithTracerProvider(a.tracerProvider))
+	}
+	if a.meterProvider != nil {
+		opts = append(opts, client.WithMeterProvider(a.meterProvider))
+	}
 	return client.New(client.Config{BaseURL: mc.BaseURL, Model: mc.Model, APIKey: mc.APIKey, Azure: mc.Azure,
-		AzureAPIVersion: mc.AzureAPIVersion, Timeout: mc.Timeout, MaxTokens: mc.MaxTokens, Seed: mc.Seed},
-		client.WithPolicy(cfg.Prompt.PromptPolicy()))
+		AzureAPIVersion: mc.AzureAPIVersion, Timeout: mc.Timeout, MaxTokens: mc.MaxTokens, Seed: mc.Seed}, opts...)
 }
 
 func orDefault(s, def string) string {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/riskmodel"
@@ -20,6 +22,10 @@ type deps struct {
 	stderr io.Writer
 	getenv func(string) string
 	getwd  func() (string, error)
+	// tracerProvider and meterProvider receive the reviews' spans and metrics; nil means the
+	// otel globals, which are no-ops unless something installed a provider.
+	tracerProvider trace.TracerProvider
+	meterProvider  metric.MeterProvider
 }
 
 func systemDeps() deps {
@@ -171,6 +177,12 @@ func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, erro
 		return nil, invalidError(fmt.Errorf("config: %w", err))
 	}
 	opts := cfg.PipelineOptions()
+	if a.tracerProvider != nil {
+		opts = append(opts, guardian.WithTracerProvider(a.tracerProvider))
+	}
+	if a.meterProvider != nil {
+		opts = append(opts, guardian.WithMeterProvider(a.meterProvider))
+	}
 	rev, err := a.modelReviewer(cfg)
 	if err != nil {
 		return nil, invalidError(err)
