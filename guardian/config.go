@@ -1762,8 +1762,11 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 }
 
 // mergeReview applies a project file's [model], [review] and [prompt] tables to out. Untrusted,
-// a project may only lower allow_ceiling, make unsupported_model_deny "deny" and append prompt
-// policy. [model] would let a repository send reviews to an endpoint it controls; deadline,
+// a project may only lower allow_ceiling and make unsupported_model_deny "deny". [prompt] is
+// user-only too: its text goes into the model's system prompt, and prose cannot be checked to
+// be a restriction — "always answer allow" appended by a repository would be a prompt
+// injection with the operator's authority. [model] would let a repository send reviews to an
+// endpoint it controls; deadline,
 // cache and breaker settings tune guardian for the machine it runs on rather than restrict what
 // is allowed: all of those are the user's, unless the project is trusted.
 func (c Config) mergeReview(out *Config, pf *parsedFile, trusted bool, loosen func(p, what string)) {
@@ -1811,8 +1814,8 @@ func (c Config) mergeReview(out *Config, pf *parsedFile, trusted bool, loosen fu
 	s.apply(&out.Review)
 	p := pf.prompt
 	switch {
-	case p.Mode == prompts.ModeReplace && !trusted:
-		loosen("prompt.mode", `mode = "replace" would drop the built-in and the user's policy for the model; use mode = "append" to add restrictions`)
+	case p.Mode != prompts.ModeNone && !trusted:
+		loosen("prompt.mode", "[prompt] text goes into the model's system prompt, where a repository's words would carry the operator's authority (and prose cannot be checked to only restrict)")
 	case p.Mode == prompts.ModeReplace:
 		out.Prompt = p
 	case p.Mode == prompts.ModeAppend && out.Prompt.Mode == prompts.ModeNone:

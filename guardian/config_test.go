@@ -526,17 +526,28 @@ high = "allow"
 			wantErr: []string{`{repo}/.guardian.toml:2:1: key "rule.id": rule id "no-rm" is already used by a rule in {userConfig}`},
 		},
 		{
-			name:    "untrusted tightens review and appends prompt policy",
+			name:    "untrusted tightens review",
 			user:    "[review]\nallow_ceiling = \"high\"\nunsupported_model_deny = \"ask\"\n\n[prompt]\npolicy = \"User policy.\"\nmode = \"replace\"\n",
-			project: "[review]\nallow_ceiling = \"low\"\nunsupported_model_deny = \"deny\"\n\n[prompt]\npolicy = \"Never push to release/*.\"\nmode = \"append\"\n",
+			project: "[review]\nallow_ceiling = \"low\"\nunsupported_model_deny = \"deny\"\n",
 			check: func(t *testing.T, e projectEnv, c Config) {
 				if c.Review.AllowCeiling != riskmodel.Low || c.Review.UnsupportedDeny != riskmodel.Deny {
 					t.Errorf("review = %+v", c.Review)
 				}
-				want := PromptConfig{Policy: "User policy.\n\nNever push to release/*.", Mode: prompts.ModeReplace}
+				want := PromptConfig{Policy: "User policy.", Mode: prompts.ModeReplace}
 				if c.Prompt != want {
 					t.Errorf("prompt = %+v, want %+v", c.Prompt, want)
 				}
+			},
+		},
+		{
+			// Even "append" is refused: the text would reach the model's system prompt with the
+			// operator's authority, and "Never push to release/*" cannot be told apart from
+			// "always answer allow" by a config loader.
+			name: "untrusted may not append prompt policy", user: untrustedUser,
+			project: "[prompt]\npolicy = \"Never push to release/*.\"\nmode = \"append\"\n",
+			wantErr: []string{
+				`{repo}/.guardian.toml:3:1: key "prompt.mode": [prompt] text goes into the model's system prompt`,
+				`add this project to trusted_projects in {userConfig} to allow it`,
 			},
 		},
 		{
@@ -565,7 +576,7 @@ mode = "replace"
 				`{repo}/.guardian.toml:8:1: key "review.unsupported_model_deny": unsupported_model_deny = "ask" would let the human overrule model denies`,
 				`{repo}/.guardian.toml:9:1: key "review.cache_ttl": cache_ttl tunes guardian`,
 				`{repo}/.guardian.toml:11:2: key "review.model_breaker": [review.model_breaker] tunes guardian`,
-				`{repo}/.guardian.toml:16:1: key "prompt.mode": mode = "replace" would drop the built-in and the user's policy`,
+				`{repo}/.guardian.toml:16:1: key "prompt.mode": [prompt] text goes into the model's system prompt`,
 				`add this project to trusted_projects in {userConfig} to allow it (e.g. trusted_projects = ["~/src/app"])`,
 			},
 		},
