@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,11 +108,7 @@ func redactArguments(args map[string]any) (any, error) {
 func redactValue(key string, v any) any {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		out := make(map[string]any, len(x))
 		for _, k := range keys {
 			nk := riskmodel.RedactSecrets(k)

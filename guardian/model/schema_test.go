@@ -114,23 +114,7 @@ func propertyOrder(t *testing.T, schema []byte) []string {
 	if err := json.Unmarshal(schema, &top); err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(top["properties"]))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("properties is not an object: %v %v", tok, err)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return keys
+	return topLevelKeys(t, string(top["properties"]))
 }
 
 func TestSchemaReturnsACopy(t *testing.T) {
