@@ -77,6 +77,7 @@ type Pipeline struct {
 	// (the clock in particular) is known.
 	denialsCfg    *DenialsBreakerConfig
 	modelCfg      ModelBreakerConfig
+	saved         *SavedBreakers // WithSavedBreakers: the breakers' starting state
 	cacheTTL      time.Duration
 	cacheSize     int
 	cacheVersion  string
@@ -172,6 +173,10 @@ func New(rules *riskmodel.Analyzer, opts ...Option) *Pipeline {
 		p.denials = newDenialsBreaker(*p.denialsCfg)
 	}
 	p.model = newModelBreaker(p.modelCfg, p.now)
+	if p.saved != nil {
+		p.denials.restore(*p.saved)
+		p.model.restore(*p.saved)
+	}
 	p.cache = newDecisionCache(p.cacheTTL, p.cacheSize, p.cacheVersion, p.now)
 	p.metrics = newPipelineMetrics(p.meterProvider, p)
 	return p
