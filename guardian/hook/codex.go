@@ -1,0 +1,41 @@
+package hook
+
+import (
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/riskmodel"
+)
+
+// Codex is Codex's tool-hook protocol. Its PermissionRequest hook answers
+// {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow|deny","message":"…"}}}
+// or nothing ("no verdict": Codex's auto-review or its prompt decides), so guardian's ask is
+// no output. Its PreToolUse hook honours only deny, which guardian gives as exit status 2 with
+// the reason on stderr (Codex's documented block, also read as deny by Claude Code).
+//
+// Codex treats a silent hook, exit 1, a timeout or garbage as "no verdict", so the fail-safe
+// reply is no output: the human (or Codex's own reviewer) decides, never guardian's allow.
+type Codex struct{}
+
+// Parse reads Codex's hook payload: Bash (shell and exec commands, with the model's
+// justification as description) and mcp__SERVER__TOOL (Codex's own approval of an MCP call).
+// Codex has no file-writing tool hook; apply_patch and others get no opinion.
+func (Codex) Parse(stdin []byte, _ func(string) string) (Call, error) {
+	return parsePayload("codex", stdin, false)
+}
+
+// Answer renders res in the call's event format.
+func (Codex) Answer(c Call, res guardian.Result) Reply {
+	switch c.Event {
+	case EventPermissionRequest:
+		return permissionRequest(res.Decision, reason(res))
+	case EventPreToolUse:
+		if res.Decision == riskmodel.Deny {
+			return Reply{Exit: 2, Stderr: reason(res) + "\n"}
+		}
+	}
+	return Reply{}
+}
+
+// Failsafe gives no verdict, whatever the event.
+func (Codex) Failsafe(_, why string) Reply {
+	return Reply{Stderr: clean("guardian could not review this request, leaving it to you: "+why) + "\n"}
+}

@@ -1,0 +1,150 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/riskmodel"
+)
+
+// The hook events guardian answers.
+const (
+	EventPreToolUse        = "PreToolUse"
+	EventPermissionRequest = "PermissionRequest"
+)
+
+// payload is the JSON both hosts write to a tool hook's stdin (notes/hosts.md, fixtures/).
+// Unknown keys are ignored: hosts add fields between releases, and a hook that rejected a new
+// field would fail every call.
+type payload struct {
+	SessionID      string          `json:"session_id"`
+	TurnID         string          `json:"turn_id"` // Codex
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	PermissionMode string          `json:"permission_mode"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id"`
+	MCPServer      *mcpServer      `json:"mcp_server"` // Claude Code, MCP tools only
+}
+
+// mcpServer is Claude Code's mcp_server object of an MCP tool call.
+type mcpServer struct {
+	Name string `json:"name"`
+}
+
+// shellInput is tool_input of a shell tool: Claude Code's Bash (command, description, timeout,
+// run_in_background) and Codex's Bash (command, description = the model's justification).
+type shellInput struct {
+	Command     *string `json:"command"`
+	Description string  `json:"description"`
+}
+
+// fileInput is tool_input of Claude Code's file-writing tools.
+type fileInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+}
+
+// fileTools are Claude Code's tools that write a file; guardian reviews where they write.
+var fileTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+
+// parsePayload reads a hook payload and builds the call: Bash → an exec review of
+// `bash -c COMMAND` in the payload's cwd; mcp__SERVER__TOOL → an MCP review of the call's
+// arguments; the file tools (when files is set) → an exec review of a write to the path
+// (`tee -- PATH`), which the rules judge by where it lands; anything else → no opinion.
+func parsePayload(host string, stdin []byte, files bool) (Call, error) {
+	var p payload
+	if len(bytes.TrimSpace(stdin)) == 0 {
+		return Call{}, errors.New("empty input: the host sent no hook payload on stdin")
+	}
+	dec := json.NewDecoder(bytes.NewReader(stdin))
+	if err := dec.Decode(&p); err != nil {
+		return Call{}, fmt.Errorf("hook payload is not a JSON object: %w", err)
+	}
+	if dec.More() {
+		return Call{}, errors.New("hook payload: trailing data after the JSON object")
+	}
+	c := Call{
+		Event:  p.HookEventName,
+		Caller: guardian.Caller{Host: host, Session: p.SessionID, Turn: p.ToolUseID},
+	}
+	if c.Caller.Turn == "" {
+		c.Caller.Turn = p.TurnID
+	}
+	if p.HookEventName == "" {
+		return c, errors.New(`hook payload has no "hook_event_name"`)
+	}
+	if p.ToolName == "" {
+		return c, errors.New(`hook payload has no "tool_name"`)
+	}
+	switch {
+	case p.ToolName == "Bash":
+		var in shellInput
+		if err := json.Unmarshal(p.ToolInput, &in); err != nil {
+			return c, fmt.Errorf("Bash tool_input: %w", err)
+		}
+		if in.Command == nil || strings.TrimSpace(*in.Command) == "" {
+			return c, errors.New(`Bash tool_input has no "command"`)
+		}
+		r := guardian.ExecRequest(riskmodel.ExecRequest{
+			Command:       []string{"bash", "-c", *in.Command},
+			Cwd:           p.Cwd,
+			Justification: in.Description,
+		})
+		c.Request = &r
+	case strings.HasPrefix(p.ToolName, "mcp__"):
+		server, tool, ok := splitMCPName(p.ToolName, p.MCPServer)
+		if !ok {
+			return c, fmt.Errorf("MCP tool name %q is not mcp__SERVER__TOOL", p.ToolName)
+		}
+		var args map[string]any
+		if len(p.ToolInput) > 0 && string(p.ToolInput) != "null" {
+			if err := json.Unmarshal(p.ToolInput, &args); err != nil {
+				return c, fmt.Errorf("%s tool_input is not a JSON object: %w", p.ToolName, err)
+			}
+		}
+		r := guardian.MCPRequest(riskmodel.MCPRequest{Server: server, Tool: tool, Arguments: args})
+		c.Request = &r
+	case files && fileTools[p.ToolName]:
+		var in fileInput
+		if err := json.Unmarshal(p.ToolInput, &in); err != nil {
+			return c, fmt.Errorf("%s tool_input: %w", p.ToolName, err)
+		}
+		path := in.FilePath
+		if path == "" {
+			path = in.NotebookPath
+		}
+		if path == "" {
+			return c, fmt.Errorf("%s tool_input has no file_path", p.ToolName)
+		}
+		r := guardian.ExecRequest(riskmodel.ExecRequest{
+			Command:       []string{"tee", "--", path},
+			Cwd:           p.Cwd,
+			Justification: "the agent's " + p.ToolName + " tool writes this file",
+		})
+		c.Request, c.NeverAllow = &r, true
+	}
+	return c, nil
+}
+
+// splitMCPName splits mcp__SERVER__TOOL. A server name may itself contain "__"; Claude Code
+// names the server in mcp_server, which settles it, and otherwise the first "__" ends the
+// server name.
+func splitMCPName(name string, srv *mcpServer) (server, tool string, ok bool) {
+	rest := strings.TrimPrefix(name, "mcp__")
+	if srv != nil && srv.Name != "" {
+		if t, found := strings.CutPrefix(rest, srv.Name+"__"); found && t != "" {
+			return srv.Name, t, true
+		}
+	}
+	server, tool, found := strings.Cut(rest, "__")
+	if !found || server == "" || tool == "" {
+		return "", "", false
+	}
+	return server, tool, true
+}
