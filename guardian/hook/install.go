@@ -1,0 +1,264 @@
+package hook
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// ClaudeMatcher is the PreToolUse matcher guardian installs for Claude Code: shell commands,
+// the file-writing tools and every MCP tool. Claude Code matches it as a whole-name regular
+// expression, case-sensitively; a bare prefix such as mcp__ would match nothing.
+const ClaudeMatcher = "Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*"
+
+// CodexMatcher is the PermissionRequest matcher guardian installs for Codex: every request.
+const CodexMatcher = ".*"
+
+// hookEntry is one hook command in either host's config.
+type hookEntry struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+// hookGroup is a matcher with its hook commands.
+type hookGroup struct {
+	Matcher string      `json:"matcher,omitempty"`
+	Hooks   []hookEntry `json:"hooks"`
+}
+
+// IsGuardianCommand reports whether a hook command runs guardian's adapter for host
+// ("claude" or "codex"): what an installer replaces and verify looks for.
+func IsGuardianCommand(command, host string) bool {
+	return strings.Contains(command, "guardian") && strings.Contains(command, "hook "+host)
+}
+
+// InstallClaude adds guardian's PreToolUse hook to a Claude Code settings file's content
+// (empty for a new file) and returns the new content. Every other key keeps its place and
+// value; a guardian group already there is replaced where it stands, so installing twice
+// changes nothing. changed is false when the content already had exactly this hook.
+func InstallClaude(settings []byte, command string, timeoutSec int) (out []byte, changed bool, err error) {
+	root, err := parseObject(settings)
+	if err != nil {
+		return nil, false, fmt.Errorf("settings are not a JSON object: %w", err)
+	}
+	hooks, err := parseObject(root.get("hooks"))
+	if err != nil {
+		return nil, false, fmt.Errorf(`"hooks" is not a JSON object: %w`, err)
+	}
+	groups, err := replaceGroup(hooks.get("PreToolUse"), "claude", hookGroup{
+		Matcher: ClaudeMatcher,
+		Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec}},
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf(`"hooks.PreToolUse": %w`, err)
+	}
+	hooks.set("PreToolUse", groups.raw)
+	root.set("hooks", hooks.marshal())
+	out, err = indent(root.marshal())
+	if err != nil {
+		return nil, false, err
+	}
+	return out, !sameJSON(settings, out), nil
+}
+
+// groupList is a hook event's list of groups after an install, and where guardian's is.
+type groupList struct {
+	raw   json.RawMessage
+	index int
+}
+
+// replaceGroup puts g in the list of groups in place of the first group holding a guardian
+// command for host, or at the end; other guardian groups for host are removed, so that one
+// adapter never runs twice for one call.
+func replaceGroup(list json.RawMessage, host string, g hookGroup) (groupList, error) {
+	var groups []json.RawMessage
+	if len(bytes.TrimSpace(list)) > 0 && string(list) != "null" {
+		if err := json.Unmarshal(list, &groups); err != nil {
+			return groupList{}, fmt.Errorf("not a list of hook groups: %w", err)
+		}
+	}
+	mine, err := marshalNoEscape(g)
+	if err != nil {
+		return groupList{}, err
+	}
+	var out []json.RawMessage
+	index := -1
+	for _, raw := range groups {
+		var existing hookGroup
+		if json.Unmarshal(raw, &existing) == nil && groupHas(existing, host) {
+			if index < 0 {
+				index = len(out)
+				out = append(out, mine)
+			}
+			continue
+		}
+		out = append(out, raw)
+	}
+	if index < 0 {
+		index = len(out)
+		out = append(out, mine)
+	}
+	b, err := json.Marshal(out)
+	return groupList{raw: b, index: index}, err
+}
+
+func groupHas(g hookGroup, host string) bool {
+	for _, h := range g.Hooks {
+		if IsGuardianCommand(h.Command, host) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameJSON reports whether two documents are byte-identical after formatting.
+func sameJSON(a, b []byte) bool {
+	ia, err := indent(a)
+	if err != nil {
+		return false
+	}
+	ib, err := indent(b)
+	return err == nil && bytes.Equal(ia, ib)
+}
+
+// CodexInstall is the result of installing guardian's hook for Codex.
+type CodexInstall struct {
+	// HooksJSON is the new content of $CODEX_HOME/hooks.json.
+	HooksJSON []byte
+	// TrustKey and TrustHash are the [hooks.state."KEY"] trusted_hash entry Codex requires
+	// before it runs the hook (an untrusted hook is skipped silently).
+	TrustKey, TrustHash string
+	// ConfigTOML is the new content of $CODEX_HOME/config.toml with the trust entry.
+	ConfigTOML []byte
+}
+
+// InstallCodex adds guardian's PermissionRequest hook to the content of Codex's hooks.json
+// (at hooksPath; empty content for a new file) and its trust entry to the content of
+// config.toml, keeping everything else.
+func InstallCodex(hooksJSON []byte, hooksPath string, configTOML []byte, command string, timeoutSec int) (CodexInstall, error) {
+	root, err := parseObject(hooksJSON)
+	if err != nil {
+		return CodexInstall{}, fmt.Errorf("%s is not a JSON object: %w", hooksPath, err)
+	}
+	hooks, err := parseObject(root.get("hooks"))
+	if err != nil {
+		return CodexInstall{}, fmt.Errorf(`%s: "hooks" is not a JSON object: %w`, hooksPath, err)
+	}
+	g := hookGroup{Matcher: CodexMatcher, Hooks: []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec}}}
+	groups, err := replaceGroup(hooks.get("PermissionRequest"), "codex", g)
+	if err != nil {
+		return CodexInstall{}, fmt.Errorf(`%s: "hooks.PermissionRequest": %w`, hooksPath, err)
+	}
+	hooks.set("PermissionRequest", groups.raw)
+	root.set("hooks", hooks.marshal())
+	out, err := indent(root.marshal())
+	if err != nil {
+		return CodexInstall{}, err
+	}
+	res := CodexInstall{HooksJSON: out, TrustKey: CodexTrustKey(hooksPath, groups.index, 0)}
+	if res.TrustHash, err = CodexTrustHash(CodexMatcher, command, timeoutSec); err != nil {
+		return CodexInstall{}, err
+	}
+	if res.ConfigTOML, err = SetCodexTrust(configTOML, res.TrustKey, res.TrustHash); err != nil {
+		return CodexInstall{}, err
+	}
+	return res, nil
+}
+
+// CodexTrustKey is the [hooks.state] key of the hook at group index g, hook index h of the
+// PermissionRequest event in the file at path: "<path>:permission_request:<g>:<h>".
+func CodexTrustKey(path string, g, h int) string {
+	return fmt.Sprintf("%s:permission_request:%d:%d", path, g, h)
+}
+
+// CodexTrustHash is the trusted_hash Codex expects for a PermissionRequest hook group:
+// "sha256:" and the hex SHA-256 of the compact, key-sorted JSON
+// {"event_name":"permission_request","hooks":[{"async":false,"command":…,"timeout":…,"type":"command"}],"matcher":…}
+// (matcher left out when empty, timeout 600 when unset), as notes/hosts.md records.
+func CodexTrustHash(matcher, command string, timeoutSec int) (string, error) {
+	if timeoutSec <= 0 {
+		timeoutSec = 600
+	}
+	v := map[string]any{
+		"event_name": "permission_request",
+		"hooks":      []map[string]any{{"async": false, "command": command, "timeout": timeoutSec, "type": "command"}},
+	}
+	if matcher != "" {
+		v["matcher"] = matcher
+	}
+	b, err := marshalNoEscape(v) // map keys are sorted
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// trustHeader is the [hooks.state."KEY"] header line of a trust entry.
+func trustHeader(key string) string {
+	k, _ := marshalNoEscape(key) // a JSON string is a valid TOML basic string for these keys
+	return "[hooks.state." + string(k) + "]"
+}
+
+var trustedHashLineRE = regexp.MustCompile(`(?m)^[ \t]*trusted_hash[ \t]*=.*$`)
+
+// SetCodexTrust returns config.toml content with [hooks.state."key"] trusted_hash = hash,
+// editing the text so comments and layout survive: the entry's line is replaced when the table
+// exists, the table is appended otherwise. The result is parsed to make sure it is valid TOML
+// holding that hash; a config whose layout defeats this (an inline hooks table, say) is an
+// error that says what to add by hand.
+func SetCodexTrust(configTOML []byte, key, hash string) ([]byte, error) {
+	header := trustHeader(key)
+	entry := fmt.Sprintf("trusted_hash = %q", hash)
+	text := string(configTOML)
+	var out string
+	if i := strings.Index(text, header); i >= 0 {
+		body := text[i+len(header):]
+		end := len(body)
+		if j := strings.Index(body, "\n["); j >= 0 {
+			end = j
+		}
+		section := body[:end]
+		if loc := trustedHashLineRE.FindStringIndex(section); loc != nil {
+			section = section[:loc[0]] + entry + section[loc[1]:]
+		} else {
+			section = "\n" + entry + section
+		}
+		out = text[:i+len(header)] + section + body[end:]
+	} else {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if text != "" {
+			text += "\n"
+		}
+		out = text + "# guardian's hook, trusted so that Codex runs it (see `guardian hook install codex`)\n" + header + "\n" + entry + "\n"
+	}
+	got, err := CodexTrustedHash([]byte(out), key)
+	if err != nil || got != hash {
+		return nil, fmt.Errorf("cannot add the trust entry to config.toml automatically (%v); add these lines yourself:\n%s\n%s", err, header, entry)
+	}
+	return []byte(out), nil
+}
+
+// CodexTrustedHash reads the trusted_hash of key from config.toml content ("" when absent).
+func CodexTrustedHash(configTOML []byte, key string) (string, error) {
+	var cfg struct {
+		Hooks struct {
+			State map[string]struct {
+				TrustedHash string `toml:"trusted_hash"`
+			} `toml:"state"`
+		} `toml:"hooks"`
+	}
+	if err := toml.Unmarshal(configTOML, &cfg); err != nil {
+		return "", fmt.Errorf("config.toml: %w", err)
+	}
+	return cfg.Hooks.State[key].TrustedHash, nil
+}
