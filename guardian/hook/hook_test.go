@@ -249,7 +249,6 @@ func TestReasonIsOneCleanLine(t *testing.T) {
 	}
 }
 
-
 func decided(d riskmodel.Decision) DecideFunc {
 	return func(context.Context, Call) (guardian.Result, error) { return result(d), nil }
 }
