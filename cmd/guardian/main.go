@@ -23,13 +23,17 @@ func mainExit() int {
 	d := systemDeps()
 	tel, err := newTelemetry(ctx, d.getenv)
 	if err != nil {
-		fmt.Fprintf(d.stderr, "guardian: telemetry: %v\n", err)
-		return exitInvalid
+		// Telemetry is optional; a hook that exited 3 over a bad OTEL_* variable in the host's
+		// environment would let every tool call run (hosts fail open on such exits).
+		fmt.Fprintf(d.stderr, "guardian: telemetry off: %v\n", err)
+	} else {
+		d.tracerProvider, d.meterProvider = tel.tp, tel.mp
 	}
-	d.tracerProvider, d.meterProvider = tel.tp, tel.mp
 	code := run(ctx, os.Args[1:], d)
-	if err := tel.flush(); err != nil {
-		fmt.Fprintf(d.stderr, "guardian: telemetry: %v\n", err)
+	if tel != nil {
+		if err := tel.flush(); err != nil {
+			fmt.Fprintf(d.stderr, "guardian: telemetry: %v\n", err)
+		}
 	}
 	return code
 }
