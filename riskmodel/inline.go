@@ -2,7 +2,6 @@ package riskmodel
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 )
 
@@ -54,15 +53,18 @@ func inlineCode(s *Segment) (code string, ok bool) {
 	return "", false
 }
 
+// The patterns of inline code are compiled on first use: their long alternations and counted
+// repetitions take milliseconds to compile, which every hook process would otherwise pay at
+// start even though most commands carry no inline code.
 var (
-	reShellCall  = regexp.MustCompile(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
-	reBacktick   = regexp.MustCompile("`([^`]{1,1000})`")
-	reDelete     = regexp.MustCompile(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
-	reOpen       = regexp.MustCompile(`(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
-	reURL        = regexp.MustCompile(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
-	reSocket     = regexp.MustCompile(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
-	reB64Literal = regexp.MustCompile(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']`)
-	reRiskyToken = regexp.MustCompile(`\b(os|subprocess|shutil|socket|urllib|requests|http|httpx|ctypes|pty|child_process|fs|net|https|FileUtils|File|Net|IO|LWP|Socket|exec|eval|system|unlink|popen|spawn|__import__|compile|require|open|fetch|Deno|Bun|glob|pathlib|Path|importlib|pickle|marshal|base64|codecs|getattr|dlopen|ffi)\b|` + "`")
+	reShellCall  = lazyRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
+	reBacktick   = lazyRegexp("`([^`]{1,1000})`")
+	reDelete     = lazyRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
+	reOpen       = lazyRegexp(`(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
+	reURL        = lazyRegexp(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
+	reSocket     = lazyRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
+	reB64Literal = lazyRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']`)
+	reRiskyToken = lazyRegexp(`\b(os|subprocess|shutil|socket|urllib|requests|http|httpx|ctypes|pty|child_process|fs|net|https|FileUtils|File|Net|IO|LWP|Socket|exec|eval|system|unlink|popen|spawn|__import__|compile|require|open|fetch|Deno|Bun|glob|pathlib|Path|importlib|pickle|marshal|base64|codecs|getattr|dlopen|ffi)\b|` + "`")
 )
 
 // inspectCode turns inline code into synthetic segments and reports whether every risky
@@ -82,7 +84,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 		seg := &Segment{Args: args, Text: capText(text), Parsed: true}
 		x.command(seg, c)
 	}
-	for _, idx := range reShellCall.FindAllStringSubmatchIndex(code, 64) {
+	for _, idx := range reShellCall().FindAllStringSubmatchIndex(code, 64) {
 		m := submatches(code, idx)
 		switch {
 		case m[1] != "" || m[2] != "" || m[3] != "":
@@ -99,12 +101,12 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 		}
 	}
 	if lang == "perl" || lang == "ruby" || lang == "php" {
-		for _, m := range reBacktick.FindAllStringSubmatch(code, 16) {
+		for _, m := range reBacktick().FindAllStringSubmatch(code, 16) {
 			found++
 			x.script(m[1], c)
 		}
 	}
-	for _, m := range reDelete.FindAllStringSubmatch(code, 64) {
+	for _, m := range reDelete().FindAllStringSubmatch(code, 64) {
 		verb, p := m[1], m[2]
 		switch verb {
 		case "rmtree", "rm_rf", "rm_r", "rmSync", "remove_dir_all":
@@ -113,7 +115,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 			addSyn([]string{"rm", p}, m[0])
 		}
 	}
-	for _, m := range reOpen.FindAllStringSubmatch(code, 64) {
+	for _, m := range reOpen().FindAllStringSubmatch(code, 64) {
 		fn, p, mode := m[1], m[2], m[3]
 		if strings.Contains(strings.ToLower(fn), "write") || strings.Contains(fn, "append") || strings.Contains(fn, "put") || strings.ContainsAny(mode, "wa+") {
 			addSyn([]string{"tee", p}, m[0])
@@ -121,7 +123,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 			addSyn([]string{"cat", p}, m[0])
 		}
 	}
-	for _, m := range reURL.FindAllStringSubmatch(code, 32) {
+	for _, m := range reURL().FindAllStringSubmatch(code, 32) {
 		verb := strings.ToLower(m[1])
 		if verb == "post" || verb == "put" || verb == "patch" || verb == "upload" || strings.Contains(code, "method") && containsAny(strings.ToUpper(code), "'POST'", `"POST"`, "'PUT'", `"PUT"`) {
 			addSyn([]string{"curl", "--data", "@-", m[2]}, m[0])
@@ -129,7 +131,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 			addSyn([]string{"curl", m[2]}, m[0])
 		}
 	}
-	for _, m := range reSocket.FindAllStringSubmatch(code, 16) {
+	for _, m := range reSocket().FindAllStringSubmatch(code, 16) {
 		if containsAny(code, "dup2", "pty.spawn", "/bin/sh", "/bin/bash", "subprocess", "exec(", "spawn(") {
 			addSyn([]string{"bash", "-i"}, m[0])
 			seg := x.segs[len(x.segs)-1]
@@ -138,7 +140,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 			addSyn([]string{"nc", m[1], m[2]}, m[0])
 		}
 	}
-	for _, m := range reB64Literal.FindAllStringSubmatch(code, 8) {
+	for _, m := range reB64Literal().FindAllStringSubmatch(code, 8) {
 		lit := m[1] + m[2]
 		if dec, ok := decodeB64(lit); ok {
 			found++
@@ -151,7 +153,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 			}
 		}
 	}
-	risky := len(reRiskyToken.FindAllStringIndex(code, 256))
+	risky := len(reRiskyToken().FindAllStringIndex(code, 256))
 	return risky == 0 || found > 0 && found >= countCalls(code), decodedExec
 }
 
@@ -167,8 +169,8 @@ func submatches(s string, idx []int) []string {
 
 var (
 	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|Dir\.home|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|process\.env\.HOME|getenv\(\s*['"]HOME['"]\s*\))`
-	reHomeInterp = regexp.MustCompile(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
-	reHomeConcat = regexp.MustCompile(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
+	reHomeInterp = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
+	reHomeConcat = lazyRegexp(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
 )
 
 // normalizeHomeExprs rewrites well-known "home directory" expressions inside or appended to
@@ -177,8 +179,8 @@ func normalizeHomeExprs(code string) string {
 	if !strings.Contains(code, "home") && !strings.Contains(code, "HOME") && !strings.Contains(code, "expanduser") {
 		return code
 	}
-	code = reHomeInterp.ReplaceAllString(code, "~")
-	return reHomeConcat.ReplaceAllString(code, "~$1")
+	code = reHomeInterp().ReplaceAllString(code, "~")
+	return reHomeConcat().ReplaceAllString(code, "~$1")
 }
 
 // countCalls estimates how many risky operations the code performs, so that code which does

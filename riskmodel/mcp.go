@@ -1640,7 +1640,7 @@ func mcpAgentConfigPath(abs string) string {
 	return ""
 }
 
-var mcpReRemoteCode = regexp.MustCompile(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`)
+var mcpReRemoteCode = lazyRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`)
 
 // writtenContent joins the content arguments of a write (content, text, newText, …).
 func (c *mcpCtx) writtenContent() string {
@@ -1989,7 +1989,7 @@ func mcpRules() []*Rule {
 					}
 					if what := mcpStartupPath(p.abs); what != "" {
 						content := c.writtenContent()
-						if m := mcpReRemoteCode.FindString(content); m != "" {
+						if m := mcpReRemoteCode().FindString(content); m != "" {
 							return fmt.Sprintf("%s, which adds code that fetches or runs remote commands (%s) to %s", c.call(), mcpCleanText(m, 30), what), true
 						}
 						if p.op == mcpOpWrite && content == "" && c.act != mcpActDestroy {
@@ -2406,7 +2406,7 @@ func mcpRules() []*Rule {
 			mcp: func(c *mcpCtx) (string, bool) {
 				content := c.writtenContent()
 				for _, p := range c.paths {
-					if what := mcpStartupPath(p.abs); what != "" && p.writes() && (p.op == mcpOpDelete || content != "") && !mcpReRemoteCode.MatchString(content) {
+					if what := mcpStartupPath(p.abs); what != "" && p.writes() && (p.op == mcpOpDelete || content != "") && !mcpReRemoteCode().MatchString(content) {
 						return fmt.Sprintf("%s, which %s %s (%s): code there runs later, unattended", c.call(), mcpOpVerb(p.op), what, p.show()), true
 					}
 				}

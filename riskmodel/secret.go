@@ -24,7 +24,7 @@ const secRedactedPrefix = "[REDACTED"
 // detectors keyGroup names the key, and the first non-empty group of valGroups is the value.
 type secSecretPattern struct {
 	kind      string
-	re        *regexp.Regexp
+	re        func() *regexp.Regexp // compiled on first use
 	group     int
 	keyGroup  int
 	valGroups []int
@@ -39,40 +39,40 @@ type secSecretPattern struct {
 // Every expression is RE2 (linear in the input). Value classes stop at quotes and whitespace
 // so that a redacted value cannot swallow its neighbour.
 var secSecretPatterns = []secSecretPattern{
-	{need: []string{"PRIVATE KEY"}, kind: "private-key", re: regexp.MustCompile(
+	{need: []string{"PRIVATE KEY"}, kind: "private-key", re: lazyRegexp(
 		`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY( BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]{0,40}PRIVATE KEY( BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)`)},
-	{need: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"}, kind: "aws-access-key-id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
-	{need: []string{"aws"}, lower: true, kind: "aws-secret-key", group: 1, re: regexp.MustCompile(
+	{need: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"}, kind: "aws-access-key-id", re: lazyRegexp(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
+	{need: []string{"aws"}, lower: true, kind: "aws-secret-key", group: 1, re: lazyRegexp(
 		`(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
-	{need: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, kind: "github-token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b`)},
-	{need: []string{"github_pat_"}, kind: "github-token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{need: []string{"glpat-"}, kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`)},
-	{need: []string{"npm_"}, kind: "npm-token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
-	{need: []string{"hf_"}, kind: "huggingface-token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`)},
-	{need: []string{"pypi-"}, kind: "pypi-token", re: regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_\-]{50,}`)},
-	{need: []string{"_v1_"}, kind: "digitalocean-token", re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`)},
-	{need: []string{"SG."}, kind: "sendgrid-key", re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}`)},
-	{need: []string{"sk-"}, kind: "api-key", re: regexp.MustCompile(`\bsk-(?:ant-(?:api\d\d-|admin\d\d-)?|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), check: secCheckSkKey},
-	{need: []string{"xox"}, kind: "slack-token", re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`)},
-	{need: []string{"xapp-"}, kind: "slack-token", re: regexp.MustCompile(`\bxapp-\d-[A-Za-z0-9\-]{10,}`)},
-	{need: []string{"hooks.slack.com"}, kind: "slack-webhook", re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}`)},
-	{need: []string{"discord"}, kind: "discord-webhook", re: regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}`)},
-	{need: []string{"_live_", "_test_"}, kind: "stripe-key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}\b`)},
-	{need: []string{"whsec_"}, kind: "stripe-webhook-secret", re: regexp.MustCompile(`\bwhsec_[A-Za-z0-9]{20,}\b`)},
-	{need: []string{"AIza"}, kind: "google-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`)},
-	{need: []string{"eyJ"}, kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*`)},
+	{need: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, kind: "github-token", re: lazyRegexp(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b`)},
+	{need: []string{"github_pat_"}, kind: "github-token", re: lazyRegexp(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
+	{need: []string{"glpat-"}, kind: "gitlab-token", re: lazyRegexp(`\bglpat-[A-Za-z0-9_\-]{20,}`)},
+	{need: []string{"npm_"}, kind: "npm-token", re: lazyRegexp(`\bnpm_[A-Za-z0-9]{36}\b`)},
+	{need: []string{"hf_"}, kind: "huggingface-token", re: lazyRegexp(`\bhf_[A-Za-z0-9]{30,}\b`)},
+	{need: []string{"pypi-"}, kind: "pypi-token", re: lazyRegexp(`\bpypi-AgE[A-Za-z0-9_\-]{50,}`)},
+	{need: []string{"_v1_"}, kind: "digitalocean-token", re: lazyRegexp(`\bdo[opr]_v1_[a-f0-9]{64}\b`)},
+	{need: []string{"SG."}, kind: "sendgrid-key", re: lazyRegexp(`\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}`)},
+	{need: []string{"sk-"}, kind: "api-key", re: lazyRegexp(`\bsk-(?:ant-(?:api\d\d-|admin\d\d-)?|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), check: secCheckSkKey},
+	{need: []string{"xox"}, kind: "slack-token", re: lazyRegexp(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`)},
+	{need: []string{"xapp-"}, kind: "slack-token", re: lazyRegexp(`\bxapp-\d-[A-Za-z0-9\-]{10,}`)},
+	{need: []string{"hooks.slack.com"}, kind: "slack-webhook", re: lazyRegexp(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}`)},
+	{need: []string{"discord"}, kind: "discord-webhook", re: lazyRegexp(`discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}`)},
+	{need: []string{"_live_", "_test_"}, kind: "stripe-key", re: lazyRegexp(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}\b`)},
+	{need: []string{"whsec_"}, kind: "stripe-webhook-secret", re: lazyRegexp(`\bwhsec_[A-Za-z0-9]{20,}\b`)},
+	{need: []string{"AIza"}, kind: "google-api-key", re: lazyRegexp(`\bAIza[0-9A-Za-z_\-]{35}`)},
+	{need: []string{"eyJ"}, kind: "jwt", re: lazyRegexp(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*`)},
 	// Authorization headers: the credential after the scheme.
-	{need: []string{"authorization"}, lower: true, kind: "auth-header", group: 1, re: regexp.MustCompile(
+	{need: []string{"authorization"}, lower: true, kind: "auth-header", group: 1, re: lazyRegexp(
 		`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest|apikey)\s+([A-Za-z0-9._~+/=\-]{6,})`)},
-	{need: []string{"bearer"}, lower: true, kind: "auth-header", group: 1, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{16,}=*)`), check: secCheckBearer},
+	{need: []string{"bearer"}, lower: true, kind: "auth-header", group: 1, re: lazyRegexp(`(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{16,}=*)`), check: secCheckBearer},
 	// scheme://user:password@host — only the password is the secret.
-	{need: []string{"://"}, kind: "url-password", group: 1, re: regexp.MustCompile(
+	{need: []string{"://"}, kind: "url-password", group: 1, re: lazyRegexp(
 		`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^/\s:@"'<>]{1,256}:([^/\s@"'<>]{1,256})@`), check: secCheckPlainValue},
 	// curl -u user:password, --user=user:password.
-	{need: []string{"-u", "--user"}, kind: "basic-credentials", group: 1, re: regexp.MustCompile(
+	{need: []string{"-u", "--user"}, kind: "basic-credentials", group: 1, re: lazyRegexp(
 		`(?:^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"']{1,128}:([^\s"']{1,256})`), check: secCheckPlainValue},
 	// --password VALUE, --token VALUE on a command line.
-	{need: []string{"pass", "token", "secret", "key"}, lower: true, kind: "secret-flag", keyGroup: 1, valGroups: []int{2}, re: regexp.MustCompile(
+	{need: []string{"pass", "token", "secret", "key"}, lower: true, kind: "secret-flag", keyGroup: 1, valGroups: []int{2}, re: lazyRegexp(
 		`(?i)(?:^|\s)--?((?:[a-z]+-)?(?:password|passwd|passphrase|token|secret|api-key|apikey|access-key|private-key|client-secret))(?:\s+)([^\s\-"'][^\s"']*)`),
 		check: func(key, val string) (string, bool) {
 			k, ok := secCheckKeyed(key, val)
@@ -128,7 +128,7 @@ func FindSecrets(s string) []SecretMatch {
 		if !found {
 			continue
 		}
-		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range p.re().FindAllStringSubmatchIndex(s, -1) {
 			start, end := m[2*p.group], m[2*p.group+1]
 			kind := p.kind
 			if len(p.valGroups) > 0 {

@@ -377,7 +377,7 @@ func embeddedCommands(s *Segment) []string {
 			}
 		case "awk", "gawk", "mawk", "nawk":
 			if !strings.HasPrefix(a, "-") {
-				for _, m := range reShellCall.FindAllStringSubmatch(a, 16) {
+				for _, m := range reShellCall().FindAllStringSubmatch(a, 16) {
 					out = append(out, m[1]+m[2]+m[3])
 				}
 				i = len(args)
