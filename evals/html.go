@@ -79,19 +79,21 @@ type barChart struct {
 	W, H int
 	// X0 is where the bars start (0%), X100 where a full bar ends, LabelX where names end.
 	X0, X100, LabelX int
-	Rows             []barRow
+	// AxisMax labels X100: the rate a full-width bar stands for.
+	AxisMax string
+	Rows    []barRow
 }
 
 type barRow struct {
-	Y, TextY             int
-	Name                 string
-	FAY, FDY             int
-	FAW, FDW             int
-	FALabel, FDLabel     string
-	FALabelX, FDLabelX   int
-	FATextY, FDTextY     int
-	FATitle, FDTitle     string
-	HasFA, HasFD         bool
+	Y, TextY           int
+	Name               string
+	FAY, FDY           int
+	FAW, FDW           int
+	FALabel, FDLabel   string
+	FALabelX, FDLabelX int
+	FATextY, FDTextY   int
+	FATitle, FDTitle   string
+	HasFA, HasFD       bool
 }
 
 type histogram struct {
@@ -208,10 +210,28 @@ func newHeatMap(c Confusion) heatMap {
 }
 
 // newBarChart draws, per labelled category, the false-allow rate (red) and the false-deny rate
-// (amber) as bars on a 0–100% scale. A rate with an empty denominator has no bar and reads "—".
+// (amber) as bars. The axis runs from 0 to the smallest of 10%, 25%, 50% and 100% that holds the
+// largest rate, so that small rates stay visible; the axis label says which. A rate with an
+// empty denominator has no bar and reads "—".
 func newBarChart(groups map[string]Metrics) barChart {
 	names := sortedGroups(groups)
-	bc := barChart{W: barLabelW + barMaxW + 120, H: 24 + len(names)*barRowH, X0: barLabelW, X100: barLabelW + barMaxW, LabelX: barLabelW - 10}
+	top := 0.0
+	for _, m := range groups {
+		for _, v := range []*float64{m.FalseAllow, m.FalseDeny} {
+			if v != nil {
+				top = math.Max(top, *v)
+			}
+		}
+	}
+	scale := 1.0
+	for _, s := range []float64{0.1, 0.25, 0.5} {
+		if top <= s {
+			scale = s
+			break
+		}
+	}
+	bc := barChart{W: barLabelW + barMaxW + 120, H: 24 + len(names)*barRowH, X0: barLabelW, X100: barLabelW + barMaxW,
+		LabelX: barLabelW - 10, AxisMax: strconv.FormatFloat(scale*100, 'f', -1, 64) + "%"}
 	for i, name := range names {
 		m := groups[name]
 		y := 24 + i*barRowH
@@ -221,7 +241,7 @@ func newBarChart(groups map[string]Metrics) barChart {
 			if v == nil {
 				return 0
 			}
-			return max(int(math.Round(*v*barMaxW)), 1)
+			return max(int(math.Round(*v/scale*barMaxW)), 1)
 		}
 		row.HasFA, row.HasFD = m.FalseAllow != nil, m.FalseDeny != nil
 		row.FAW, row.FDW = width(m.FalseAllow), width(m.FalseDeny)
