@@ -41,7 +41,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	row("metric", "value", "counts")
 	row("---", "---:", "---")
 	for _, mr := range metricRows(m) {
-		row("`"+mr.name+"`", mr.value, mr.detail)
+		row("`"+mr.name+"`", mr.value, mdText(mr.detail, 0))
 	}
 	row("`statuses`", statusLine(m.Statuses), "")
 	row("`latency_ms`", latencyLine(m.LatencyMS), "")

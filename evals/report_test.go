@@ -163,3 +163,39 @@ func TestWriteJSONIsValid(t *testing.T) {
 		t.Fatalf("invalid JSON: %s", buf.String())
 	}
 }
+
+// TestMarkdownTablesAreWellFormed: every row of a table has as many cell separators as its
+// header, so no text (a rationale with "|", our own "|level error|") breaks a row.
+func TestMarkdownTablesAreWellFormed(t *testing.T) {
+	var buf bytes.Buffer
+	if err := goldenReport().WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	pipes := func(line string) int {
+		n := 0
+		for i := 0; i < len(line); i++ {
+			if line[i] == '\\' {
+				i++
+				continue
+			}
+			if line[i] == '|' {
+				n++
+			}
+		}
+		return n
+	}
+	want := 0
+	for i, line := range strings.Split(buf.String(), "\n") {
+		if !strings.HasPrefix(line, "|") {
+			want = 0
+			continue
+		}
+		if want == 0 {
+			want = pipes(line)
+			continue
+		}
+		if got := pipes(line); got != want {
+			t.Errorf("line %d has %d separators, its table %d: %s", i+1, got, want, line)
+		}
+	}
+}
