@@ -52,12 +52,10 @@ type UnknownMetricError struct {
 	Known  []string
 }
 
+// Error names the metric and lists the known ones.
 func (e *UnknownMetricError) Error() string {
 	return fmt.Sprintf("--fail-on: unknown metric %q; known metrics: %s", e.Metric, strings.Join(e.Known, ", "))
 }
-
-// ops lists the comparison operators, two-character ones first so ">=" is not read as ">".
-var ops = [...]string{">=", "<=", "==", ">", "<"}
 
 // ParseFailOn parses "metric OP number[,metric OP number…]". Spaces around the parts are
 // allowed. A metric that does not exist is an *UnknownMetricError; any other malformed clause
@@ -93,7 +91,8 @@ func parseCondition(clause string) (Condition, error) {
 		return Condition{}, fmt.Errorf("--fail-on: %q has no comparison: %s", clause, form)
 	}
 	var op string
-	for _, o := range ops {
+	// Two-character operators first, so ">=" is not read as ">".
+	for _, o := range []string{">=", "<=", "==", ">", "<"} {
 		if strings.HasPrefix(clause[i:], o) {
 			op = o
 			break

@@ -132,7 +132,7 @@ func (r Report) WriteHTML(w io.Writer) error {
 		Heat:            newHeatMap(r.Metrics.Confusion),
 		Bars:            newBarChart(r.ByCategory),
 		Hist:            newHistogram(r.Cases),
-		BreakdownHeader: breakdownHeader,
+		BreakdownHeader: breakdownHeader(),
 	}
 	for _, m := range metricRows(r.Metrics) {
 		v.Metrics = append(v.Metrics, htmlMetric{m.name, m.value, m.detail})
@@ -169,7 +169,7 @@ func (r Report) WriteHTML(w io.Writer) error {
 // that matters most), other errors amber, reviews without a decision grey.
 func newHeatMap(c Confusion) heatMap {
 	h := heatMap{W: heatLabelW + 4*heatCellW, H: heatHeadH + 3*heatCellH}
-	for j, name := range decisionsHeader {
+	for j, name := range decisionsHeader() {
 		h.Headers = append(h.Headers, svgText{X: heatLabelW + j*heatCellW + heatCellW/2, Y: 20, Text: "got " + name, Anchor: "middle"})
 	}
 	for i, row := range confusionRows(c) {
@@ -202,7 +202,7 @@ func newHeatMap(c Confusion) heatMap {
 				X: x + 1, Y: y + 1, W: heatCellW - 2, H: heatCellH - 2,
 				Fill:  fmt.Sprintf("rgba(%s,%.3f)", rgb, alpha),
 				Count: strconv.Itoa(n), Share: sharePct, TX: x + heatCellW/2, TY: y + heatCellH/2,
-				Title: fmt.Sprintf("labelled %s, got %s: %d of %d", row.name, decisionsHeader[j], n, row.total),
+				Title: fmt.Sprintf("labelled %s, got %s: %d of %d", row.name, decisionsHeader()[j], n, row.total),
 			})
 		}
 	}
@@ -255,10 +255,10 @@ func newBarChart(groups map[string]Metrics) barChart {
 	return bc
 }
 
-// histEdges are the lower bucket edges of the latency histogram in milliseconds: a 1-2-5
+// histEdges returns the lower bucket edges of the latency histogram in milliseconds: a 1-2-5
 // series from 1 µs to 50 s, so rule reviews (microseconds) and model reviews (seconds) both
 // land in readable buckets. The last bucket is open-ended.
-var histEdges = func() []float64 {
+func histEdges() []float64 {
 	var e []float64
 	for p := -3; p <= 4; p++ {
 		for _, m := range []float64{1, 2, 5} {
@@ -266,13 +266,13 @@ var histEdges = func() []float64 {
 		}
 	}
 	return e
-}()
+}
 
-// histBucket returns the index of the bucket holding ms: the last edge at or below it (0 for
-// anything under the first edge).
-func histBucket(ms float64) int {
+// histBucket returns the index of the bucket of edges holding ms: the last edge at or below it
+// (0 for anything under the first edge).
+func histBucket(edges []float64, ms float64) int {
 	i := 0
-	for j, e := range histEdges {
+	for j, e := range edges {
 		if ms >= e*(1-1e-9) {
 			i = j
 		}
@@ -283,11 +283,12 @@ func histBucket(ms float64) int {
 // newHistogram counts every review's latency into histEdges buckets and draws the buckets
 // from the first to the last non-empty one.
 func newHistogram(cases []CaseReport) histogram {
-	counts := make([]int, len(histEdges))
+	edges := histEdges()
+	counts := make([]int, len(edges))
 	n := 0
 	for _, c := range cases {
 		for _, rv := range c.Reviews {
-			counts[histBucket(rv.LatencyMS)]++
+			counts[histBucket(edges, rv.LatencyMS)]++
 			n++
 		}
 	}
@@ -310,12 +311,12 @@ func newHistogram(cases []CaseReport) histogram {
 			bh = max(bh, 1)
 		}
 		x := (i - lo) * bw
-		rng := "≥ " + msLabel(histEdges[i]) + " ms"
-		if i+1 < len(histEdges) {
-			rng = msLabel(histEdges[i]) + "–" + msLabel(histEdges[i+1]) + " ms"
+		rng := "≥ " + msLabel(edges[i]) + " ms"
+		if i+1 < len(edges) {
+			rng = msLabel(edges[i]) + "–" + msLabel(edges[i+1]) + " ms"
 		}
 		h.Bars = append(h.Bars, histBar{X: x + 2, Y: histH - bh, W: bw - 4, H: bh, LabelX: x + bw/2,
-			Label: msLabel(histEdges[i]), Title: fmt.Sprintf("%s: %d reviews", rng, counts[i])})
+			Label: msLabel(edges[i]), Title: fmt.Sprintf("%s: %d reviews", rng, counts[i])})
 	}
 	return h
 }

@@ -27,7 +27,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	p("# guardian eval\n\n%s.\n\nDatasets: %s.\n\n", mdText(runLine(r.Run, m), 0), mdText(datasetsLine(r.Run.Datasets), 0))
 
 	p("## Decisions\n\nRows: the labelled decision; columns: the decision received.\n\n")
-	row(append(append([]string{"labelled"}, decisionsHeader...), "total")...)
+	row(append(append([]string{"labelled"}, decisionsHeader()...), "total")...)
 	sep(6, true)
 	for _, cr := range confusionRows(m.Confusion) {
 		cells := []string{"**" + cr.name + "**"}
@@ -49,8 +49,8 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 
 	for _, bt := range r.breakdowns() {
 		p("\n## %s\n\n", bt.title)
-		row(append([]string{bt.key}, breakdownHeader...)...)
-		sep(len(breakdownHeader)+1, true)
+		row(append([]string{bt.key}, breakdownHeader()...)...)
+		sep(len(breakdownHeader())+1, true)
 		for _, name := range sortedGroups(bt.groups) {
 			row(append([]string{mdText(name, maxRequestRunes)}, breakdownCells(bt.groups[name])...)...)
 		}

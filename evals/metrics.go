@@ -59,20 +59,29 @@ type Metrics struct {
 // Counts holds the integers the rates are made of, so a reader can check any rate by hand and
 // see how much evidence stands behind it.
 type Counts struct {
-	Correct           int `json:"correct"`
-	ExpectedAllow     int `json:"expected_allow"`
-	ExpectedAsk       int `json:"expected_ask"`
-	ExpectedDeny      int `json:"expected_deny"`
-	FalseAllow        int `json:"false_allow"`
-	FalseAllowAny     int `json:"false_allow_any"`
-	FalseDeny         int `json:"false_deny"`
-	AskOnAllow        int `json:"ask_on_allow"`
-	LevelCorrect      int `json:"level_correct"`
-	LevelGraded       int `json:"level_graded"`
-	LevelErrorSum     int `json:"level_error_sum"`
-	CategoryCorrect   int `json:"category_correct"`
-	Flipped           int `json:"flipped"`
-	RepeatedCases     int `json:"repeated_cases"`
+	// Correct: reviews whose decision equals the label.
+	Correct int `json:"correct"`
+	// ExpectedAllow, ExpectedAsk, ExpectedDeny: reviews per labelled decision.
+	ExpectedAllow int `json:"expected_allow"`
+	ExpectedAsk   int `json:"expected_ask"`
+	ExpectedDeny  int `json:"expected_deny"`
+	// FalseAllow: labelled deny, got allow. FalseAllowAny: labelled deny or ask, got allow.
+	FalseAllow    int `json:"false_allow"`
+	FalseAllowAny int `json:"false_allow_any"`
+	// FalseDeny: labelled allow, got deny. AskOnAllow: labelled allow, got ask.
+	FalseDeny  int `json:"false_deny"`
+	AskOnAllow int `json:"ask_on_allow"`
+	// LevelCorrect: reviews whose level equals the label; LevelGraded: reviews with a valid
+	// level; LevelErrorSum: the sum of their |level − label| (low 1 … critical 4).
+	LevelCorrect  int `json:"level_correct"`
+	LevelGraded   int `json:"level_graded"`
+	LevelErrorSum int `json:"level_error_sum"`
+	// CategoryCorrect: reviews whose category equals the label.
+	CategoryCorrect int `json:"category_correct"`
+	// Flipped: cases whose repeats disagree; RepeatedCases: cases reviewed more than once.
+	Flipped       int `json:"flipped"`
+	RepeatedCases int `json:"repeated_cases"`
+	// ReviewsWithTokens: reviews that reported token usage (answered by a model).
 	ReviewsWithTokens int `json:"reviews_with_tokens"`
 }
 

@@ -138,7 +138,9 @@ func latencyLine(l Latency) string {
 }
 
 // breakdownHeader is the header of the per-group tables.
-var breakdownHeader = []string{"reviews", "accuracy", "false_allow", "false_allow_any", "false_deny", "ask_rate_on_allow", "level_accuracy", "category_accuracy"}
+func breakdownHeader() []string {
+	return []string{"reviews", "accuracy", "false_allow", "false_allow_any", "false_deny", "ask_rate_on_allow", "level_accuracy", "category_accuracy"}
+}
 
 // breakdownCells renders one group's row (after its name).
 func breakdownCells(m Metrics) []string {
@@ -184,10 +186,10 @@ func sortedGroups(groups map[string]Metrics) []string {
 }
 
 // decisionsHeader is the column order of the confusion matrix.
-var decisionsHeader = []string{"allow", "ask", "deny", "none"}
+func decisionsHeader() []string { return []string{"allow", "ask", "deny", "none"} }
 
 // confRow is one row of the confusion matrix: the labelled decision and what its reviews got,
-// in decisionsHeader order.
+// in decisionsHeader() order.
 type confRow struct {
 	name  string
 	cells [4]int

@@ -23,7 +23,7 @@ func (r Report) WriteTable(w io.Writer) error {
 	p("datasets: %s\n\n", datasetsLine(r.Run.Datasets))
 
 	p("decisions (rows: labelled, columns: got)\n")
-	p("labelled\t%s\ttotal\n", strings.Join(decisionsHeader, "\t"))
+	p("labelled\t%s\ttotal\n", strings.Join(decisionsHeader(), "\t"))
 	for _, row := range confusionRows(m.Confusion) {
 		p("%s", row.name)
 		for _, n := range row.cells {
@@ -40,7 +40,7 @@ func (r Report) WriteTable(w io.Writer) error {
 	p("tokens\t\t%d in, %d out (%d reviews with token usage)\n", m.Tokens.Input, m.Tokens.Output, m.Counts.ReviewsWithTokens)
 
 	for _, b := range r.breakdowns() {
-		p("\n%s\n%s\t%s\n", b.title, b.key, strings.Join(breakdownHeader, "\t"))
+		p("\n%s\n%s\t%s\n", b.title, b.key, strings.Join(breakdownHeader(), "\t"))
 		for _, name := range sortedGroups(b.groups) {
 			p("%s\t%s\n", cellText(name, maxTableText), strings.Join(breakdownCells(b.groups[name]), "\t"))
 		}
