@@ -4,7 +4,7 @@ GO       ?= go
 FUZZTIME ?= 30s
 BIN      ?= bin/guardian
 
-.PHONY: all build test fmt-check vet test-race rules-test bench lint run fuzz clean
+.PHONY: all build test fmt-check vet test-race rules-test eval bench lint run fuzz clean
 
 all: build
 
@@ -12,8 +12,8 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/guardian
 
-## test: gofmt check, go vet, the race-enabled test suite, and every rule's examples
-test: fmt-check vet test-race rules-test
+## test: gofmt check, go vet, the race-enabled test suite, every rule's examples, and the eval
+test: fmt-check vet test-race rules-test eval
 
 ## fmt-check: fail listing the files gofmt would change
 fmt-check:
@@ -32,6 +32,11 @@ test-race:
 
 rules-test:
 	$(GO) run ./cmd/guardian rules test
+
+## eval: grade the rule reviewer on the public dev set (well under a second); fails when any
+## case labelled deny comes out allow. --config /dev/null keeps the user's config out of it.
+eval:
+	$(GO) run ./cmd/guardian eval --config /dev/null --reviewer rules --dataset evals/testdata/dev.jsonl --fail-on 'false_allow>0'
 
 ## bench: run the benchmarks only
 bench:

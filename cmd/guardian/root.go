@@ -26,10 +26,13 @@ type deps struct {
 	// otel globals, which are no-ops unless something installed a provider.
 	tracerProvider trace.TracerProvider
 	meterProvider  metric.MeterProvider
+	// isTerminal says whether a writer is a terminal (eval draws a progress bar there); nil
+	// means never.
+	isTerminal func(io.Writer) bool
 }
 
 func systemDeps() deps {
-	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd}
+	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd, isTerminal: isTerminal}
 }
 
 // app is the state of one invocation: its dependencies and the flags shared between verbs.
@@ -84,7 +87,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 	})
 	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(),
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
-	root.AddCommand(a.reviewCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
+	root.AddCommand(a.reviewCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.evalCmd(), a.versionCmd())
 	return root
 }
 
