@@ -25,11 +25,6 @@ import (
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
-// exitFailOn is the exit status of `guardian eval` when a --fail-on condition holds: the run
-// itself worked, but the reviewer did worse than the caller accepts. It differs from every
-// failure code so that CI can tell "the reviewer regressed" from "the eval could not run".
-const exitFailOn = 4
-
 // maxEvalConcurrency bounds --concurrency: beyond it a model endpoint only queues requests.
 const maxEvalConcurrency = 1024
 
@@ -447,18 +442,11 @@ func (a *app) evalModelReviewer(cfg guardian.Config, p evalPlan, rec *evals.Reco
 	if !ok {
 		return nil, nil
 	}
-	opts := []client.Option{client.WithPolicy(cfg.Prompt.PromptPolicy())}
+	var extra []client.Option
 	if httpDoer != nil {
-		opts = append(opts, client.WithHTTPClient(httpDoer))
+		extra = append(extra, client.WithHTTPClient(httpDoer))
 	}
-	if a.tracerProvider != nil {
-		opts = append(opts, client.WithTracerProvider(a.tracerProvider))
-	}
-	if a.meterProvider != nil {
-		opts = append(opts, client.WithMeterProvider(a.meterProvider))
-	}
-	return client.New(client.Config{BaseURL: mc.BaseURL, Model: mc.Model, APIKey: mc.APIKey, Azure: mc.Azure,
-		AzureAPIVersion: mc.AzureAPIVersion, Timeout: mc.Timeout, MaxTokens: mc.MaxTokens, Seed: mc.Seed}, opts...)
+	return a.newModelClient(cfg, mc, extra...)
 }
 
 func (a *app) evalCompareCmd() *cobra.Command {

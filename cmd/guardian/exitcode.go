@@ -12,12 +12,15 @@ import (
 // Exit codes. A caller can tell the three decisions apart from each other and from every kind
 // of failure without parsing output; no failure ever exits 0.
 const (
-	exitAllow    = 0  // review: the decision is allow
-	exitInternal = 1  // internal error; `rules test`: a rule example failed
-	exitUsage    = 2  // usage error: unknown command or flag, bad flag value, wrong arguments
-	exitInvalid  = 3  // invalid request (malformed JSON, unknown key, over 256 KiB) or invalid config
-	exitAsk      = 10 // review: the decision is ask (hand the request to the human)
-	exitDeny     = 20 // review: the decision is deny
+	exitAllow    = 0 // review: the decision is allow
+	exitInternal = 1 // internal error; `rules test`: a rule example failed
+	exitUsage    = 2 // usage error: unknown command or flag, bad flag value, wrong arguments
+	exitInvalid  = 3 // invalid request (malformed JSON, unknown key, over 256 KiB) or invalid config
+	// exitFailOn: `guardian eval` ran, but a --fail-on condition holds — the reviewer did worse
+	// than the caller accepts. CI can tell "the reviewer regressed" from "the eval could not run".
+	exitFailOn = 4
+	exitAsk    = 10 // review: the decision is ask (hand the request to the human)
+	exitDeny   = 20 // review: the decision is deny
 )
 
 // exitCodesHelp documents the exit codes in `guardian --help`; README.md has the same table.
@@ -28,7 +31,8 @@ const exitCodesHelp = `Exit codes:
    1  internal error (and: rules test found failing examples)
    2  usage error: unknown command or flag, bad flag value, wrong arguments
    3  invalid request or config: malformed JSON, unknown key, request over 256 KiB,
-      config file that does not load`
+      config file that does not load
+   4  eval: a --fail-on condition holds`
 
 // exitError carries an exit code through cobra. A nil err is a silent exit: a review's ask
 // or deny is an answer, not a failure, and its output has already been written.

@@ -128,6 +128,12 @@ func (a *app) modelReviewer(cfg guardian.Config) (*client.Reviewer, error) {
 	if !ok {
 		return nil, nil
 	}
+	return a.newModelClient(cfg, mc)
+}
+
+// newModelClient builds the model client for an endpoint with the config's prompt policy and
+// the CLI's telemetry; extra options (an HTTP client for record/replay) come last.
+func (a *app) newModelClient(cfg guardian.Config, mc guardian.ModelConfig, extra ...client.Option) (*client.Reviewer, error) {
 	opts := []client.Option{client.WithPolicy(cfg.Prompt.PromptPolicy())}
 	if a.tracerProvider != nil {
 		opts = append(opts, client.WithTracerProvider(a.tracerProvider))
@@ -136,7 +142,7 @@ func (a *app) modelReviewer(cfg guardian.Config) (*client.Reviewer, error) {
 		opts = append(opts, client.WithMeterProvider(a.meterProvider))
 	}
 	return client.New(client.Config{BaseURL: mc.BaseURL, Model: mc.Model, APIKey: mc.APIKey, Azure: mc.Azure,
-		AzureAPIVersion: mc.AzureAPIVersion, Timeout: mc.Timeout, MaxTokens: mc.MaxTokens, Seed: mc.Seed}, opts...)
+		AzureAPIVersion: mc.AzureAPIVersion, Timeout: mc.Timeout, MaxTokens: mc.MaxTokens, Seed: mc.Seed}, append(opts, extra...)...)
 }
 
 func orDefault(s, def string) string {
