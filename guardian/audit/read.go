@@ -190,11 +190,12 @@ func Follow(ctx context.Context, path string, n int, interval time.Duration, fn 
 			return err
 		}
 		if cur, err := os.Stat(path); err == nil && !os.SameFile(cur, st) {
-			// Rotated: finish the old file, then start on the new one.
+			// Rotated: finish the old file, then go on with the file after it, which is
+			// another rotated one when the log rotated more than once since the last look.
 			if _, err := emitFrom(f, off, fn); err != nil {
 				return err
 			}
-			nf, err := os.Open(path)
+			nf, err := os.Open(nextFile(path, st))
 			if err != nil {
 				return fmt.Errorf("audit: %w", err)
 			}
@@ -211,6 +212,18 @@ func Follow(ctx context.Context, path string, n int, interval time.Duration, fn 
 		case <-t.C:
 		}
 	}
+}
+
+// nextFile is the file that follows the one described by st in the log's chain: the rotated
+// file after it, else the current file.
+func nextFile(path string, st os.FileInfo) string {
+	rotated, _ := rotatedFiles(path)
+	for i, name := range rotated {
+		if fi, err := os.Stat(name); err == nil && os.SameFile(fi, st) && i+1 < len(rotated) {
+			return rotated[i+1]
+		}
+	}
+	return path
 }
 
 // tailOpen is Tail over an open current file (its complete lines end at end) and the

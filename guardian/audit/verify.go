@@ -106,7 +106,12 @@ func (v *verifier) file(name string) error {
 		return fmt.Errorf("audit: verify: %w", err)
 	}
 	defer f.Close()
-	lr := newLineReader(f)
+	return v.read(name, f)
+}
+
+// read verifies the lines of r, the content of the file name.
+func (v *verifier) read(name string, r io.Reader) error {
+	lr := newLineReader(r)
 	for lineNo := 1; ; lineNo++ {
 		line, complete, n, err := lr.next()
 		switch {
