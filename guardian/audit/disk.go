@@ -115,10 +115,9 @@ func (d *disk) commit(batch []*pending) error {
 		buf, held, outs = buf[:0], held[:0], outs[:0]
 		return nil
 	}
-	last := d.last
 	for _, p := range batch {
 		rec := p.rec
-		rec.Prev = last
+		rec.Prev = d.last
 		line, h, err := encodeLine(rec)
 		if err == nil && len(line) > MaxRecordBytes {
 			err = fmt.Errorf("audit: record %s is %d bytes, over the limit of %d", rec.ID, len(line), MaxRecordBytes)
@@ -139,8 +138,7 @@ func (d *disk) commit(batch []*pending) error {
 		buf = append(buf, line...)
 		held = append(held, p)
 		outs = append(outs, rec)
-		last = h
-		d.last = h
+		d.last = h // on a failed write resync re-reads it from the disk
 	}
 	return flush()
 }

@@ -142,6 +142,12 @@ func encodeLine(rec Record) ([]byte, string, error) {
 	return line, h, nil
 }
 
+// LineHashes returns the hash a log line (without its "\n") claims and the hash its content
+// actually has: they differ when the record was changed after it was written. ok is false
+// when the line does not end in a hash. It is the per-record half of Verify, for tools that
+// show one record.
+func LineHashes(line []byte) (claimed, computed string, ok bool) { return splitLine(line) }
+
 // splitLine takes one line (without its "\n") apart: the hash it claims and the hash its body
 // actually has. ok is false when the line does not end in the hash suffix.
 func splitLine(line []byte) (claimed, computed string, ok bool) {
