@@ -47,6 +47,12 @@ func (d *disk) resync() error {
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
+	if d.size > 0 && st.Size() < d.size {
+		// Same file, shorter than this process left it: only something outside guardian
+		// removes complete records. The chain cannot show a cut at the end, so say it here.
+		d.opts.logger.Warn("the audit log is shorter than this process left it: records were removed by something other than guardian",
+			"file", d.path, "bytes_before", d.size, "bytes_now", st.Size())
+	}
 	size, err := d.recoverTorn(st.Size())
 	if err != nil {
 		return err

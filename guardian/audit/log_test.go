@@ -379,3 +379,18 @@ func TestAuditedRecordsEveryDecision(t *testing.T) {
 	}
 	requireOK(t, verifyLog(t, path), 1)
 }
+
+// TestCutEndIsWarned: removing the last records leaves a valid shorter chain, which no chain
+// can show; the process that wrote them notices the file shrank and says so.
+func TestCutEndIsWarned(t *testing.T) {
+	var logs logBuffer
+	l, path := openLog(t, audit.WithLogger(logs.logger()))
+	appendN(t, l, 3)
+	lines := readLines(t, path)
+	writeLines(t, path, lines[:2])
+	appendN(t, l, 1)
+	if w := logs.String(); !strings.Contains(w, "level=WARN") || !strings.Contains(w, "records were removed") {
+		t.Errorf("no warning about the cut: %q", w)
+	}
+	requireOK(t, verifyLog(t, path), 3)
+}
