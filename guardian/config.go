@@ -57,6 +57,8 @@ type Config struct {
 	// Prompt is the operator's policy text for the model ([prompt]) and how it combines with
 	// the built-in prompt policy.
 	Prompt PromptConfig
+	// Audit is where and how decisions are recorded ([audit]); only the user config sets it.
+	Audit AuditConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -66,7 +68,7 @@ type Config struct {
 // riskmodel.Policy (the cwd is the workspace, home is inferred, default mappings, no user
 // rules) and fallback ask, which keeps a human in the loop whenever the reviewer fails.
 func DefaultConfig() Config {
-	return Config{Fallback: FallbackAsk, Review: DefaultReviewConfig()}
+	return Config{Fallback: FallbackAsk, Review: DefaultReviewConfig(), Audit: DefaultAuditConfig()}
 }
 
 // DefaultConfigPath is where the user config is looked for when no --config is given:
@@ -133,6 +135,7 @@ func LoadConfig(file string) (Config, error) {
 	c.Model = pf.model
 	pf.review.apply(&c.Review)
 	c.Prompt = pf.prompt
+	pf.audit.apply(&c.Audit)
 	return c, nil
 }
 
@@ -228,6 +231,7 @@ type fileConfig struct {
 	Model           *fileModel      `toml:"model"`
 	Review          *fileReview     `toml:"review"`
 	Prompt          *filePrompt     `toml:"prompt"`
+	Audit           *fileAudit      `toml:"audit"`
 }
 
 type fileRule struct {
@@ -434,7 +438,8 @@ var configSchema = func() []schemaKey {
 			s = append(s, schemaKey{"mapping." + k + "." + l, dec})
 		}
 	}
-	return append(s, modelSchema...)
+	s = append(s, modelSchema...)
+	return append(s, auditSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -449,7 +454,7 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker":
+		"review.denials_breaker", "review.model_breaker", "audit":
 		return true
 	}
 	return false
@@ -501,6 +506,7 @@ type parsedFile struct {
 	model           *ModelConfig   // [model], nil when absent
 	review          reviewSettings // the [review] keys the file sets
 	prompt          PromptConfig
+	audit           AuditConfig // the [audit] keys the file sets
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][5]*cfgDecision
 }
@@ -565,6 +571,8 @@ func (pf *parsedFile) checkTypes() {
 			bad = kind != unstable.Bool
 		case strings.HasPrefix(want, "an integer"):
 			bad = kind != unstable.Integer
+		case strings.HasPrefix(want, "a size"):
+			bad = kind != unstable.String && kind != unstable.Integer
 		}
 		if bad {
 			what := "a TOML " + tomlKindName(kind)
@@ -731,6 +739,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateModel()
 	pf.validateReview()
 	pf.validatePrompt()
+	pf.validateAudit()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -1658,6 +1667,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		TrustedProjects: slices.Clone(c.TrustedProjects),
 		Review:          c.Review,
 		Prompt:          c.Prompt,
+		Audit:           c.Audit,
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
 	if c.Model != nil {
@@ -1682,6 +1692,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 	if pf.ix.has("trusted_projects") {
 		pf.add("trusted_projects", fmt.Sprintf("only the user config may list trusted projects, so that a repository cannot vouch for itself; list them in %s", c.userConfigPath()))
 	}
+	c.refuseProjectAudit(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {
 		if trusted {

@@ -60,6 +60,7 @@ func TestLoadConfigFull(t *testing.T) {
 		Fallback:        FallbackHeadless,
 		TrustedProjects: []string{"~/src/*"},
 		Review:          DefaultReviewConfig(),
+		Audit:           DefaultAuditConfig(),
 		Sources:         []string{file},
 	}
 	if d := cmp.Diff(want, got, cmpRegexp); d != "" {
@@ -175,6 +176,17 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"prompt_no_mode", []string{`prompt_no_mode.toml:2:1: key "prompt.policy": policy is set but mode is not`, `mode = "append"`}},
 		{"prompt_no_policy", []string{`prompt_no_policy.toml:2:1: key "prompt.mode": mode is set but there is no policy text`}},
 		{"prompt_unknown_mode", []string{`prompt_unknown_mode.toml:3:8: key "prompt.mode": unknown prompt mode "prepend"; use "append"`}},
+		{"audit_path", []string{`audit_path.toml:2:8: key "audit.path": audit path "logs/audit.jsonl" is relative; write it as an absolute or ~/-relative path`}},
+		{"audit_path_dir", []string{`audit_path_dir.toml:2:8: key "audit.path": audit path "/var/log/guardian/" names a directory`, `"/var/log/guardian/audit.jsonl"`}},
+		{"audit_sync", []string{`audit_sync.toml:2:8: key "audit.sync": unknown sync mode "always"; use "record"`}},
+		{"audit_size", []string{`audit_size.toml:2:12: key "audit.max_size": invalid size "64 megs"; write a number and a unit such as "64MiB"`}},
+		{"audit_small", []string{`audit_small.toml:2:12: key "audit.max_size": max_size = "1KiB" (1024 bytes) is below the minimum of 64KiB`}},
+		{"audit_small_int", []string{`audit_small_int.toml:3:12: key "audit.max_size": max_size = 4096 (4096 bytes) is below the minimum`}},
+		{"audit_types", []string{
+			`audit_types.toml:2:8: key "audit.path": wrong type: found a TOML integer, want a string`,
+			`audit_types.toml:3:12: key "audit.max_size": wrong type: found a TOML float, want a size`,
+		}},
+		{"audit_unknown", []string{`audit_unknown.toml:2:1: unknown key "audit.syncs" (known keys for [audit]: path, sync, max_size); did you mean "sync"?`}},
 		{"several", []string{
 			`several.toml:2:3: key "rule": an exec rule needs exactly one of prefix, glob or regex`,
 			`several.toml:8:1: key "rule.regex": a rule takes exactly one of prefix, glob or regex, but this one also sets prefix on line 7`,
@@ -421,6 +433,7 @@ medium_contained = "ask"
 					},
 					Fallback: FallbackHeadless,
 					Review:   DefaultReviewConfig(),
+					Audit:    DefaultAuditConfig(),
 					Sources:  []string{e.userConfig, pf},
 				}
 				if d := cmp.Diff(want, c, cmpRegexp); d != "" {
@@ -458,6 +471,34 @@ high = "allow"
 				`{repo}/.guardian.toml:4:1: key "fallback": fallback = "ask" would let reviewer failures wait`,
 				`{repo}/.guardian.toml:7:1: key "mapping.exec.high": high = "allow" is more lenient than "ask" in the user config`,
 				`add this project to trusted_projects in {userConfig}`,
+			},
+		},
+		{
+			name: "untrusted may not set [audit]", user: untrustedUser,
+			project: "fallback = \"headless\"\n\n[audit]\npath = \"/tmp/elsewhere.jsonl\"\nmax_size = \"1GiB\"\n",
+			wantErr: []string{
+				`{repo}/.guardian.toml:4:1: key "audit.path": [audit] decides where guardian records its decisions, so only the user config may set it`,
+				`{repo}/.guardian.toml:5:1: key "audit.max_size": [audit] decides where`,
+				`set it in {userConfig}`,
+			},
+		},
+		{
+			name: "trusted may not set [audit] either", user: trustedUser,
+			project: "[audit]\nsync = \"batch\"\n",
+			wantErr: []string{`{repo}/.guardian.toml:2:1: key "audit.sync": [audit] decides where guardian records its decisions, so only the user config may set it (a repository, trusted or not,`},
+		},
+		{
+			name: "an empty [audit] table is refused too", user: trustedUser,
+			project: "[audit]\n",
+			wantErr: []string{`{repo}/.guardian.toml:1:2: key "audit": [audit] decides where`},
+		},
+		{
+			name: "the user's [audit] survives a project merge", user: "[audit]\nsync = \"batch\"\n",
+			project: "protected_paths = [\"~/x\"]\n",
+			check: func(t *testing.T, e projectEnv, c Config) {
+				if c.Audit.Sync != "batch" || c.Audit.MaxSize != DefaultAuditMaxSize {
+					t.Errorf("audit = %+v, want the user's sync = batch", c.Audit)
+				}
 			},
 		},
 		{
@@ -712,8 +753,8 @@ func TestExampleConfig(t *testing.T) {
 	}
 }
 
-// TestExampleConfigModelSections uncomments the optional [model], [review] and [prompt]
-// sections of guardian.example.toml and loads the result, so the commented example stays valid.
+// TestExampleConfigModelSections uncomments the optional [model], [review], [prompt] and
+// [audit] sections of guardian.example.toml and loads the result, so the commented example stays valid.
 func TestExampleConfigModelSections(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "guardian.example.toml"))
 	if err != nil {
@@ -738,6 +779,9 @@ func TestExampleConfigModelSections(t *testing.T) {
 	}
 	if c.Model == nil || c.Model.Model == "" || c.Review.DenialsBreaker == nil || c.Review.CacheTTL == 0 || c.Prompt.Mode != prompts.ModeAppend {
 		t.Errorf("uncommented example is missing sections: model %+v review %+v prompt %+v", c.Model, c.Review, c.Prompt)
+	}
+	if c.Audit.Path == "" || !filepath.IsAbs(c.Audit.Path) || c.Audit.Sync != "record" {
+		t.Errorf("uncommented example: audit %+v, want an expanded path", c.Audit)
 	}
 }
 

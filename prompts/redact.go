@@ -162,3 +162,15 @@ func redactKeyed(key, val string) string {
 	}
 	return redactedSecret
 }
+
+// RedactArgv returns a copy of an exec command with every secret replaced, by the same rules
+// the prompt uses: word by word and across words (["--password", "hunter2"]). Other places a
+// request is written to — the audit log — use it, so none of them shows more than the model
+// is shown.
+func RedactArgv(words []string) []string { return redactArgv(words) }
+
+// RedactArguments returns a redacted copy of MCP tool arguments as plain JSON values, keys
+// and string values alike, by the same rules the prompt uses (including values that are
+// secrets only because of their key, such as {"password": "…"}). It fails only when the
+// arguments are not JSON-encodable.
+func RedactArguments(args map[string]any) (any, error) { return redactArguments(args) }

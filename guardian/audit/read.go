@@ -1,0 +1,278 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"time"
+)
+
+// ErrNotFound is returned (wrapped) by Find when no record has the id.
+var ErrNotFound = errors.New("no such record")
+
+// Tail returns the last n complete records of the log at path, oldest first, reading the
+// current file and then, when it holds fewer than n, the rotated files backwards from their
+// ends: the cost is that of the records returned, not of the log. A torn tail is skipped. It
+// reads without the lock, so it never delays an append.
+func Tail(ctx context.Context, path string, n int) ([]json.RawMessage, error) {
+	files, err := Files(path)
+	if err != nil {
+		return nil, err
+	}
+	return tailFiles(ctx, files, n)
+}
+
+func tailFiles(ctx context.Context, files []string, n int) ([]json.RawMessage, error) {
+	var out []json.RawMessage // newest first
+	for _, name := range slices.Backward(files) {
+		if len(out) >= n {
+			break
+		}
+		err := func() error {
+			f, err := os.Open(name)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // rotated away between listing and opening: its records moved on
+			}
+			if err != nil {
+				return fmt.Errorf("audit: %w", err)
+			}
+			defer f.Close()
+			st, err := f.Stat()
+			if err != nil {
+				return fmt.Errorf("audit: %w", err)
+			}
+			end, err := completeEnd(f, st.Size())
+			if err != nil {
+				return err
+			}
+			s := newBackScanner(f, end)
+			for len(out) < n {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				line, err := s.prev()
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				if errors.Is(err, errLineTooLong) {
+					return fmt.Errorf("audit: %s: a line is longer than %d bytes; run guardian audit verify", name, MaxRecordBytes)
+				}
+				if err != nil {
+					return err
+				}
+				out = append(out, json.RawMessage(bytes.Clone(line)))
+			}
+			return nil
+		}()
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+// Location is where Find found a record: the file and line, its place in the whole chain,
+// and the hash its predecessor claims, so that a reader can see whether the record's prev
+// links up.
+type Location struct {
+	File string
+	Line int
+	// Index is the record's 0-based position in the chain across all the files searched.
+	Index int
+	// PrevHash is the hash claimed by the line before the record ("" when it is the first
+	// line of the first file, or when that line has no readable hash).
+	PrevHash string
+	// First is true when the record is the first of the files searched.
+	First bool
+}
+
+// Find returns the record with the given id from files (in chain order, as Files lists them)
+// and where it is. It reads the files forwards; the id is the first key of a record, so a
+// line is matched by its prefix before anything is decoded.
+func Find(ctx context.Context, files []string, id string) (json.RawMessage, Location, error) {
+	key, err := json.Marshal(id)
+	if err != nil {
+		return nil, Location{}, fmt.Errorf("audit: %w", err)
+	}
+	prefix := append([]byte(`{"id":`), key...)
+	index := 0
+	prevHash := ""
+	for _, name := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, Location{}, err
+		}
+		rec, loc, found, err := findIn(ctx, name, prefix, &index, &prevHash)
+		if err != nil || found {
+			return rec, loc, err
+		}
+	}
+	return nil, Location{}, fmt.Errorf("audit: record %q: %w", id, ErrNotFound)
+}
+
+func findIn(ctx context.Context, name string, prefix []byte, index *int, prevHash *string) (json.RawMessage, Location, bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, Location{}, false, fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	lr := newLineReader(f)
+	for lineNo := 1; ; lineNo++ {
+		if lineNo%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, Location{}, false, err
+			}
+		}
+		line, complete, _, err := lr.next()
+		if errors.Is(err, io.EOF) || (err == nil && !complete) {
+			return nil, Location{}, false, nil
+		}
+		if errors.Is(err, errLineTooLong) {
+			*prevHash = ""
+			*index++
+			continue
+		}
+		if err != nil {
+			return nil, Location{}, false, err
+		}
+		if bytes.HasPrefix(line, prefix) && len(line) > len(prefix) && line[len(prefix)] == ',' {
+			loc := Location{File: name, Line: lineNo, Index: *index, PrevHash: *prevHash, First: *index == 0}
+			return json.RawMessage(bytes.Clone(line)), loc, true, nil
+		}
+		*prevHash, _ = claimedHash(line)
+		*index++
+	}
+}
+
+// Follow calls fn with the last n complete records of the log at path, oldest first, and then
+// with every record appended after them, checking the file every interval until ctx ends (then
+// it returns nil). It follows the log across rotations: the rest of the rotated file is read
+// before the new one. An error from fn stops it and is returned.
+func Follow(ctx context.Context, path string, n int, interval time.Duration, fn func(json.RawMessage) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	defer func() { f.Close() }()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	off, err := completeEnd(f, st.Size())
+	if err != nil {
+		return err
+	}
+	rotated, err := rotatedFiles(path)
+	if err != nil {
+		return err
+	}
+	// The last n: from this open file (not the path, which may have been rotated since) and
+	// the files rotated before it.
+	recent, err := tailOpen(ctx, f, off, rotated, n)
+	if err != nil {
+		return err
+	}
+	for _, r := range recent {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if off, err = emitFrom(f, off, fn); err != nil {
+			return err
+		}
+		if cur, err := os.Stat(path); err == nil && !os.SameFile(cur, st) {
+			// Rotated: finish the old file, then go on with the file after it, which is
+			// another rotated one when the log rotated more than once since the last look.
+			if _, err := emitFrom(f, off, fn); err != nil {
+				return err
+			}
+			nf, err := os.Open(nextFile(path, st))
+			if err != nil {
+				return fmt.Errorf("audit: %w", err)
+			}
+			f.Close()
+			f, off = nf, 0
+			if st, err = f.Stat(); err != nil {
+				return fmt.Errorf("audit: %w", err)
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// nextFile is the file that follows the one described by st in the log's chain: the rotated
+// file after it, else the current file.
+func nextFile(path string, st os.FileInfo) string {
+	rotated, _ := rotatedFiles(path)
+	for i, name := range rotated {
+		if fi, err := os.Stat(name); err == nil && os.SameFile(fi, st) && i+1 < len(rotated) {
+			return rotated[i+1]
+		}
+	}
+	return path
+}
+
+// tailOpen is Tail over an open current file (its complete lines end at end) and the
+// rotated files before it.
+func tailOpen(ctx context.Context, f *os.File, end int64, rotated []string, n int) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	s := newBackScanner(f, end)
+	for len(out) < n {
+		line, err := s.prev()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, json.RawMessage(bytes.Clone(line)))
+	}
+	slices.Reverse(out)
+	if len(out) < n && len(rotated) > 0 {
+		older, err := tailFiles(ctx, rotated, n-len(out))
+		if err != nil {
+			return nil, err
+		}
+		out = append(older, out...)
+	}
+	return out, nil
+}
+
+// emitFrom calls fn with each complete line of f from off on and returns the offset after the
+// last one; a line still being written is left for the next call.
+func emitFrom(f *os.File, off int64, fn func(json.RawMessage) error) (int64, error) {
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return off, fmt.Errorf("audit: %w", err)
+	}
+	lr := newLineReader(f)
+	for {
+		line, complete, n, err := lr.next()
+		switch {
+		case errors.Is(err, io.EOF) || (err == nil && !complete):
+			return off, nil
+		case errors.Is(err, errLineTooLong):
+			off += n + 1 // skip it: verify reports it
+			continue
+		case err != nil:
+			return off, err
+		}
+		if err := fn(json.RawMessage(bytes.Clone(line))); err != nil {
+			return off, err
+		}
+		off += n + 1
+	}
+}
