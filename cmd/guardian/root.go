@@ -22,6 +22,9 @@ type deps struct {
 	stderr io.Writer
 	getenv func(string) string
 	getwd  func() (string, error)
+	// executable is the path of the running guardian binary, which the hook installers
+	// write into the hosts' configs.
+	executable func() (string, error)
 	// tracerProvider and meterProvider receive the reviews' spans and metrics; nil means the
 	// otel globals, which are no-ops unless something installed a provider.
 	tracerProvider trace.TracerProvider
@@ -32,7 +35,7 @@ type deps struct {
 }
 
 func systemDeps() deps {
-	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd, isTerminal: isTerminal}
+	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd, isTerminal: isTerminal, executable: os.Executable}
 }
 
 // app is the state of one invocation: its dependencies and the flags shared between verbs.
@@ -87,7 +90,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 	})
 	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(),
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
-	root.AddCommand(a.reviewCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.evalCmd(), a.auditCmd(), a.versionCmd())
+	root.AddCommand(a.reviewCmd(), a.hookCmd(), a.predicateCmd(), a.verifyCmd(), a.evalCmd(), a.auditCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
 	return root
 }
 
@@ -167,10 +170,24 @@ func (a *app) loadConfig(cmd *cobra.Command, dir string) (guardian.Config, error
 
 // pipeline builds the review pipeline for a request whose project directory is dir.
 func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, error) {
+	p, _, err := a.pipelineConfig(cmd, dir)
+	return p, err
+}
+
+// pipelineConfig builds the review pipeline for a request whose project directory is dir,
+// with extra options after the config's, and returns the config it was built from.
+func (a *app) pipelineConfig(cmd *cobra.Command, dir string, extra ...guardian.Option) (*guardian.Pipeline, guardian.Config, error) {
 	cfg, err := a.loadConfig(cmd, dir)
 	if err != nil {
-		return nil, err
+		return nil, guardian.Config{}, err
 	}
+	p, err := a.pipelineFrom(cfg, dir, extra...)
+	return p, cfg, err
+}
+
+// pipelineFrom builds the review pipeline of a loaded config for a request whose project
+// directory is dir.
+func (a *app) pipelineFrom(cfg guardian.Config, dir string, extra ...guardian.Option) (*guardian.Pipeline, error) {
 	policy := cfg.Policy
 	if policy.Home == "" {
 		policy.Home = agentHome(a.getenv("HOME"), dir)
@@ -193,7 +210,7 @@ func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, erro
 	if rev != nil {
 		opts = append(opts, guardian.WithReviewer(rev))
 	}
-	return guardian.New(an, opts...), nil
+	return guardian.New(an, append(opts, extra...)...), nil
 }
 
 // agentHome is what "~" means in a request reviewed from the command line when the config

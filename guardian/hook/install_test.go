@@ -167,3 +167,30 @@ func TestInstallCodexRefusesInlineHooksTable(t *testing.T) {
 		t.Errorf("err = %v, want instructions to add the entry by hand", err)
 	}
 }
+
+func TestFindInstalled(t *testing.T) {
+	settings, _, err := InstallClaude([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Read","hooks":[{"type":"command","command":"x"}]}]}}`), "/bin/guardian hook claude --deadline 10s", 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := FindInstalled(settings, "PreToolUse", "claude")
+	if err != nil || len(found) != 1 {
+		t.Fatalf("found %+v, %v", found, err)
+	}
+	h := found[0]
+	if h.Group != 1 || h.Index != 0 || h.Timeout != 15 {
+		t.Errorf("hook %+v", h)
+	}
+	if d, err := h.Deadline(); err != nil || d.String() != "10s" {
+		t.Errorf("deadline %s, %v", d, err)
+	}
+	if !h.Matches("Bash") || !h.Matches("mcp__db__drop") || h.Matches("Read") {
+		t.Errorf("matcher %q", h.Matcher)
+	}
+	if d, _ := (Installed{Command: "guardian hook claude"}).Deadline(); d != DefaultDeadline {
+		t.Errorf("no flag: %s", d)
+	}
+	if got, _ := FindInstalled(settings, "PreToolUse", "codex"); len(got) != 0 {
+		t.Errorf("found a codex hook in claude settings: %+v", got)
+	}
+}

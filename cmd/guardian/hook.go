@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/hook"
+	"github.com/guardianhq/guardian/riskmodel"
+)
+
+func (a *app) hookCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook",
+		Short: "Answer an agent host's tool hook (claude, codex) or install one",
+		Long: `Answer an agent host's tool hook: read the host's JSON payload on stdin, review the tool
+call, and write the reply the host acts on.
+
+  guardian hook claude     Claude Code PreToolUse (Bash, Write/Edit, mcp__* tools)
+  guardian hook codex      Codex PermissionRequest (Bash, mcp__* tools)
+  guardian hook install    print or write the host configuration that runs these
+
+When anything goes wrong — a malformed payload, a broken config, a reviewer past the
+deadline, a guardian serve that is down — the host gets its "ask" (Claude Code) or "no
+verdict" (Codex) reply, never allow; and the command never exits with a status the host
+would read as "run the tool".
+
+When a guardian serve is reachable ($GUARDIAN_URL, or its default socket) the review is
+delegated to it, so its cache, breakers and audit log are shared; otherwise the hook
+reviews in-process and appends to the audit log itself.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: groupRunE,
+	}
+	c.AddCommand(
+		a.hookRunCmd("claude", "Answer a Claude Code PreToolUse hook", hook.Claude{}),
+		a.hookRunCmd("codex", "Answer a Codex PermissionRequest hook", hook.Codex{}),
+		a.hookInstallCmd(),
+	)
+	return c
+}
+
+// hookRunCmd is `guardian hook claude|codex`.
+func (a *app) hookRunCmd(name, short string, p hook.Protocol) *cobra.Command {
+	var deadline time.Duration
+	c := &cobra.Command{
+		Use:   name + " [--deadline 8s]",
+		Short: short,
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.answerHook(cmd, p, deadline)
+		},
+	}
+	c.Flags().DurationVar(&deadline, "deadline", hook.DefaultDeadline, "answer within `DURATION`, whatever happens (keep it below the host's hook timeout)")
+	return c
+}
+
+func (a *app) predicateCmd() *cobra.Command {
+	var deadline time.Duration
+	c := &cobra.Command{
+		Use:   "predicate [--deadline 8s]",
+		Short: "Answer the Codex approval-predicate protocol: print allow, deny or ask",
+		Long: `Answer the Codex approval-predicate protocol: review the shell command in $CODEX_COMMAND
+(run in $CODEX_CONTAINER_CWD, else $CODEX_HOST_CWD; session $CODEX_SESSION_ID) and print
+exactly allow, deny or ask. Whatever goes wrong, it prints ask.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.answerHook(cmd, hook.Predicate{}, deadline)
+		},
+	}
+	c.Flags().DurationVar(&deadline, "deadline", hook.DefaultDeadline, "answer within `DURATION`, whatever happens")
+	return c
+}
+
+// answerHook runs one hook protocol exchange and writes its reply. The only exit statuses are
+// 0 and the reply's own (2 for a block): every failure has already become the protocol's
+// fail-safe reply inside hook.Run.
+func (a *app) answerHook(cmd *cobra.Command, p hook.Protocol, deadline time.Duration) error {
+	r := hook.Run(cmd.Context(), p, hook.Input{Stdin: cmd.InOrStdin(), Getenv: a.getenv}, a.hookDecide(cmd), deadline)
+	if len(r.Stdout) > 0 {
+		if _, err := a.stdout.Write(r.Stdout); err != nil {
+			// The host cannot read our answer: block (exit 2 with a reason) rather than let a
+			// half-written reply fail open.
+			fmt.Fprintf(a.stderr, "guardian: cannot write the hook reply: %v\n", err)
+			return &exitError{code: 2}
+		}
+	}
+	if r.Stderr != "" {
+		fmt.Fprint(a.stderr, r.Stderr)
+	}
+	if r.Exit != 0 {
+		return &exitError{code: r.Exit}
+	}
+	return nil
+}
+
+// hookDecide is how a hook decides: through a reachable guardian serve, else in-process.
+func (a *app) hookDecide(cmd *cobra.Command) hook.DecideFunc {
+	return func(ctx context.Context, c hook.Call) (guardian.Result, error) {
+		d, done, err := a.decider(ctx, cmd, *c.Request)
+		if err != nil {
+			return guardian.Result{}, err
+		}
+		defer done()
+		return d.Decide(ctx, *c.Request, c.Caller)
+	}
+}
+
+// requestDir is the project directory of a request: an exec request's cwd, else the working
+// directory (MCP requests carry none).
+func (a *app) requestDir(req guardian.Request) string {
+	if req.Kind == riskmodel.KindExec && req.Exec.Cwd != "" {
+		return req.Exec.Cwd
+	}
+	if wd, err := a.getwd(); err == nil {
+		return wd
+	}
+	return ""
+}
+
+// localDecider reviews in-process, as a one-shot process: the pipeline of the request's
+// project, the audit log, and the breakers shared with other hook processes through the
+// breaker state file. Failing to update the breaker state does not withhold the decision;
+// it is logged.
+func (a *app) localDecider(cmd *cobra.Command, req guardian.Request) (guardian.Decider, func(), error) {
+	bf := hook.BreakerFile{Path: hook.DefaultBreakerFile(a.getenv)}
+	saved, err := bf.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	p, cfg, err := a.pipelineConfig(cmd, a.requestDir(req), guardian.WithSavedBreakers(saved))
+	if err != nil {
+		return nil, nil, err
+	}
+	log, err := a.openAudit(cmd, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	audited := guardian.Audited(p, log, time.Now)
+	d := guardian.DeciderFunc(func(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
+		res, err := audited.Decide(ctx, req, c)
+		if err != nil {
+			return res, err
+		}
+		if err := bf.Update(func(s guardian.SavedBreakers) guardian.SavedBreakers { return p.MergeBreakers(s, res) }); err != nil {
+			slog.New(slog.NewTextHandler(a.stderr, nil)).Warn("breaker state not updated", "err", err)
+		}
+		return res, nil
+	})
+	return d, func() { log.Close(); p.Close() }, nil
+}
