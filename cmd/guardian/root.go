@@ -168,9 +168,25 @@ func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, erro
 	if err != nil {
 		return nil, err
 	}
+	rev, err := a.modelReviewer(cfg)
+	if err != nil {
+		return nil, invalidError(err)
+	}
+	var second guardian.Reviewer
+	if rev != nil {
+		second = rev
+	}
+	return a.newPipeline(cfg, agentHome(a.getenv("HOME"), dir), second)
+}
+
+// newPipeline builds a pipeline from an effective config, the agent's home to use when the
+// config sets none, and the second-stage reviewer (nil: rules only). It compiles the rule
+// policy, which is why guardian serve keeps the result per project instead of calling this
+// per request.
+func (a *app) newPipeline(cfg guardian.Config, home string, second guardian.Reviewer) (*guardian.Pipeline, error) {
 	policy := cfg.Policy
 	if policy.Home == "" {
-		policy.Home = agentHome(a.getenv("HOME"), dir)
+		policy.Home = home
 	}
 	an, err := riskmodel.New(policy)
 	if err != nil {
@@ -183,12 +199,8 @@ func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, erro
 	if a.meterProvider != nil {
 		opts = append(opts, guardian.WithMeterProvider(a.meterProvider))
 	}
-	rev, err := a.modelReviewer(cfg)
-	if err != nil {
-		return nil, invalidError(err)
-	}
-	if rev != nil {
-		opts = append(opts, guardian.WithReviewer(rev))
+	if second != nil {
+		opts = append(opts, guardian.WithReviewer(second))
 	}
 	return guardian.New(an, opts...), nil
 }
