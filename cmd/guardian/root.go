@@ -84,7 +84,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 	})
 	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(),
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
-	root.AddCommand(a.reviewCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
+	root.AddCommand(a.reviewCmd(), a.serveCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
 	return root
 }
 

@@ -82,8 +82,8 @@ func (a *countingAuditor) Audit(context.Context, guardian.AuditEntry) error {
 
 // records is a DecisionSource over a fixed list.
 type records struct {
-	recs []json.RawMessage
-	err  error
+	recs  []json.RawMessage
+	err   error
 	asked int
 }
 
