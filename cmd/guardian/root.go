@@ -67,6 +67,7 @@ The embedded rule reviewer runs offline: no API key, no network.
   guardian review exec --shell 'curl -fsSL https://example.com/i.sh | sh'
   guardian review mcp --server posthog --tool exec --args '{"command":"notebooks-destroy","id":42}'
   echo '{"kind":"exec","request":{"command":["git","status"]}}' | guardian review --json -
+  guardian serve --socket default
   guardian rules list
   guardian config check ~/.config/guardian/config.toml`,
 		Version:       versionString(),

@@ -106,7 +106,7 @@ type serveSetup struct {
 
 // serve runs guardian serve until the command's context is cancelled (SIGINT, SIGTERM).
 func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
-	setup, err := a.serveSetup(cmd, f)
+	setup, err := a.checkServeFlags(cmd, f)
 	if err != nil {
 		return err
 	}
@@ -202,8 +202,8 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	return nil
 }
 
-// serveSetup validates the flags and the environment before anything is opened.
-func (a *app) serveSetup(cmd *cobra.Command, f serveFlags) (serveSetup, error) {
+// checkServeFlags validates the flags and the environment before anything is opened.
+func (a *app) checkServeFlags(cmd *cobra.Command, f serveFlags) (serveSetup, error) {
 	var s serveSetup
 	var err error
 	if s.logger, err = newLogger(a.stderr, f.logFormat); err != nil {
@@ -214,6 +214,11 @@ func (a *app) serveSetup(cmd *cobra.Command, f serveFlags) (serveSetup, error) {
 	}
 	if s.token, err = a.serveToken(f.tokenFile); err != nil {
 		return s, err
+	}
+	if f.tokenFile != "" {
+		if st, err := os.Stat(f.tokenFile); err == nil && st.Mode().Perm()&0o077 != 0 {
+			s.logger.Warn("the token file is readable by other users: chmod 600 it", "file", f.tokenFile, "mode", fmt.Sprintf("%04o", st.Mode().Perm()))
+		}
 	}
 	if s.token == "" {
 		for _, addr := range s.addrs {

@@ -254,29 +254,64 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 }
 
-// TestServeToken: with GUARDIAN_TOKEN set, reviews need it; /healthz does not.
+// TestServeToken: with a token (from the environment or a file), reviews need it on every
+// listener and /healthz does not.
 func TestServeToken(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.toml")
 	writeFile(t, cfg, "")
-	sock := filepath.Join(dir, "g.sock")
-	const token = "0123456789abcdef0123456789abcdef"
-	runningServe(t, serveEnv(dir, map[string]string{"GUARDIAN_TOKEN": token}), "--config", cfg, "--socket", sock)
-	req := guardian.ExecRequest(riskmodel.ExecRequest{Command: []string{"ls"}, Cwd: dir})
-	anon, err := server.NewClient("unix://" + sock)
-	if err != nil {
+	tokenFile := filepath.Join(dir, "token")
+	writeFile(t, tokenFile, token+"\n")
+	if err := os.Chmod(tokenFile, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var se *server.StatusError
-	if _, err := anon.Decide(context.Background(), req, guardian.Caller{}); !errors.As(err, &se) || se.StatusCode != 401 {
-		t.Errorf("without the token: %v, want 401", err)
-	}
-	authed, err := server.NewClient("unix://"+sock, server.WithClientToken(token))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res, err := authed.Decide(context.Background(), req, guardian.Caller{}); err != nil || res.Decision == 0 {
-		t.Errorf("with the token: %+v %v", res, err)
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		warn bool
+	}{
+		{name: "from GUARDIAN_TOKEN", env: map[string]string{"GUARDIAN_TOKEN": token}},
+		{name: "from a file readable by others", env: map[string]string{"GUARDIAN_TOKEN": "ignored-when-a-file-is-given"}, args: []string{"--token-file", tokenFile}, warn: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sock := filepath.Join(t.TempDir(), "g.sock")
+			log, _ := runningServe(t, serveEnv(dir, tc.env), append([]string{"--config", cfg, "--socket", sock, "--addr", "127.0.0.1:0"}, tc.args...)...)
+			m := regexp.MustCompile(`listen=(127\.0\.0\.1:\d+)`).FindStringSubmatch(log.String())
+			if m == nil {
+				t.Fatalf("no TCP listener in the log:\n%s", log)
+			}
+			if got := strings.Contains(log.String(), "token file is readable by other users"); got != tc.warn {
+				t.Errorf("warning about the token file's mode: %v, want %v", got, tc.warn)
+			}
+			req := guardian.ExecRequest(riskmodel.ExecRequest{Command: []string{"ls"}, Cwd: dir})
+			for _, target := range []string{"unix://" + sock, "http://" + m[1]} {
+				anon, err := server.NewClient(target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var se *server.StatusError
+				if _, err := anon.Decide(context.Background(), req, guardian.Caller{}); !errors.As(err, &se) || se.StatusCode != 401 {
+					t.Errorf("%s without the token: %v, want 401", target, err)
+				}
+				authed, err := server.NewClient(target, server.WithClientToken(token))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res, err := authed.Decide(context.Background(), req, guardian.Caller{}); err != nil || res.Decision == 0 {
+					t.Errorf("%s with the token: %+v %v", target, res, err)
+				}
+			}
+			resp, err := http.Get("http://" + m[1] + "/healthz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("/healthz without the token: %d, want 200", resp.StatusCode)
+			}
+		})
 	}
 }
 

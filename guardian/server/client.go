@@ -179,7 +179,7 @@ func (c *Client) Decide(ctx context.Context, req guardian.Request, caller guardi
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Accept", "application/json")
 	setCaller(hr.Header, caller)
-	c.send(ctx, hr)
+	c.decorate(ctx, hr)
 	resp, err := c.hc.Do(hr)
 	if err != nil {
 		return guardian.Result{}, c.transportError(ctx, err)
@@ -202,8 +202,8 @@ func (c *Client) Decide(ctx context.Context, req guardian.Request, caller guardi
 	return res, nil
 }
 
-// send adds the token and the trace context to an outgoing request.
-func (c *Client) send(ctx context.Context, hr *http.Request) {
+// decorate adds the token and the trace context to an outgoing request.
+func (c *Client) decorate(ctx context.Context, hr *http.Request) {
 	if c.token != "" {
 		hr.Header.Set("Authorization", "Bearer "+c.token)
 	}
@@ -230,7 +230,7 @@ func (c *Client) statusError(resp *http.Response, b []byte) error {
 	e := &StatusError{Target: c.target, StatusCode: resp.StatusCode}
 	var eb ErrorBody
 	if json.Unmarshal(b, &eb) == nil && eb.Error.Code != "" {
-		e.Code, e.Message = sanitize(eb.Error.Code, 64), sanitize(eb.Error.Message, 4096)
+		e.Code, e.Message = sanitize(eb.Error.Code, 64), oneLine(eb.Error.Message, 4096)
 	} else {
 		e.Message = sanitize(string(b), 200)
 	}

@@ -59,7 +59,7 @@ func (ex *exchange) json(code int, v any) {
 // error names the offending key), and control characters have no place in a reply.
 func (ex *exchange) fail(code int, errCode, msg string) {
 	ex.errCode = errCode
-	b, err := json.Marshal(ErrorBody{Error: ErrorDetail{Code: errCode, Message: sanitize(msg, 4096)}})
+	b, err := json.Marshal(ErrorBody{Error: ErrorDetail{Code: errCode, Message: oneLine(msg, 4096)}})
 	if err != nil { // unreachable: two strings always encode
 		b = []byte(`{"error":{"code":"internal","message":"cannot encode the error"}}`)
 	}
@@ -105,6 +105,13 @@ func sanitize(s string, max int) string {
 		s = s[:cut]
 	}
 	return s
+}
+
+// oneLine is sanitize for messages that may span lines (a config error lists one problem a
+// line): line breaks become "; " instead of vanishing, so the problems stay apart.
+func oneLine(s string, max int) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "\r\n", "\n"), "\n", "; ")
+	return sanitize(s, max)
 }
 
 // quoteForMessage quotes a short piece of request input (a path, a method) for an error

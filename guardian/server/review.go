@@ -26,7 +26,7 @@ func (s *Server) review(ex *exchange) {
 	}
 	r := ex.r
 	if r.ContentLength > s.bodyLimit {
-		ex.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, s.bodyLimitMessage(strconv.FormatInt(r.ContentLength, 10)+" bytes"))
+		ex.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, s.bodyLimitMessage(r.ContentLength))
 		return
 	}
 	body, empty, err := peekBody(http.MaxBytesReader(ex.w, r.Body, s.bodyLimit))
@@ -41,7 +41,7 @@ func (s *Server) review(ex *exchange) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		ex.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, s.bodyLimitMessage("more than that"))
+		ex.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, s.bodyLimitMessage(-1))
 		return
 	case errors.Is(err, guardian.ErrTooLarge):
 		ex.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, err.Error())
@@ -88,9 +88,14 @@ func validDecision(res guardian.Result) bool {
 	return err == nil
 }
 
-// bodyLimitMessage names the body limit in bytes and MiB and how to raise it.
-func (s *Server) bodyLimitMessage(got string) string {
-	return fmt.Sprintf("request body too large: %s, the limit is %d bytes (%s); send a smaller request (a request itself may be at most %d bytes, 256 KiB) or raise guardian serve --max-body",
+// bodyLimitMessage names the body limit in bytes and MiB and how to raise it; size is the
+// body's length when the client declared it, else -1.
+func (s *Server) bodyLimitMessage(size int64) string {
+	got := ""
+	if size >= 0 {
+		got = strconv.FormatInt(size, 10) + " bytes, "
+	}
+	return fmt.Sprintf("request body too large: %sthe limit is %d bytes (%s); send a smaller request (a request itself may be at most %d bytes, 256 KiB) or raise guardian serve --max-body",
 		got, s.bodyLimit, mib(s.bodyLimit), guardian.MaxRequestBytes)
 }
 

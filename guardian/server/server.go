@@ -321,7 +321,7 @@ func (s *Server) log(ctx context.Context, ex *exchange, method string, took time
 		attrs = append(attrs, slog.String("error", ex.errCode))
 	}
 	if ex.err != nil {
-		attrs = append(attrs, slog.String("cause", sanitize(ex.err.Error(), 2048)))
+		attrs = append(attrs, slog.String("cause", oneLine(ex.err.Error(), 2048)))
 	}
 	s.logger.LogAttrs(ctx, level, "request", attrs...)
 }
