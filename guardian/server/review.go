@@ -67,7 +67,7 @@ func (s *Server) review(ex *exchange) {
 		ex.fail(http.StatusInternalServerError, CodeInternal, "no decision: "+err.Error())
 		return
 	case !validDecision(res):
-		ex.err = fmt.Errorf("the decider returned %+v without a valid decision", res)
+		ex.err = fmt.Errorf("the decider returned no valid decision (status %q)", sanitize(string(res.Status), 64))
 		ex.fail(http.StatusInternalServerError, CodeInternal, "no decision: the reviewer returned no valid decision")
 		return
 	}
