@@ -98,14 +98,20 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 }
 
-// TestDrainTimeout: a review that outlives the drain timeout is cut off and reported.
+// TestDrainTimeout: a review that outlives the drain timeout is cut off (its context is
+// cancelled) and reported, and Serve returns only after it has returned.
 func TestDrainTimeout(t *testing.T) {
 	ln, err := server.Listen(context.Background(), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := newGate(1)
-	srv := server.New(g, server.WithDrainTimeout(time.Millisecond))
+	returned := make(chan struct{})
+	d := guardian.DeciderFunc(func(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
+		defer close(returned)
+		return g.Decide(ctx, req, c)
+	})
+	srv := server.New(d, server.WithDrainTimeout(time.Millisecond))
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
@@ -123,6 +129,12 @@ func TestDrainTimeout(t *testing.T) {
 	err = <-served
 	if err == nil || !strings.Contains(err.Error(), "drain: requests still in flight after 1ms were cut off") {
 		t.Errorf("Serve: %v, want the drain timeout reported", err)
+	}
+	// The cut-off review has returned before Serve did, so closing the audit log next is safe.
+	select {
+	case <-returned:
+	default:
+		t.Error("Serve returned while a cut-off review was still running")
 	}
 	close(g.release)
 	if err := <-answered; err == nil {
