@@ -113,16 +113,10 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	log := setup.logger
 	ctx := cmd.Context()
 
-	// Metrics: one otel MeterProvider read by the Prometheus exporter, shared by the
-	// pipelines, the model client and the HTTP server, served at /metrics.
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	exp, err := otelprom.New(otelprom.WithRegisterer(reg))
+	reg, mp, err := prometheusMetrics()
 	if err != nil {
-		return fmt.Errorf("prometheus exporter: %w", err)
+		return err
 	}
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp),
-		sdkmetric.WithResource(resource.NewSchemaless(attribute.String("service.name", "guardian"))))
 	defer func() {
 		if err := mp.Shutdown(context.WithoutCancel(ctx)); err != nil {
 			log.Warn("metrics shutdown", "err", err)
@@ -346,6 +340,27 @@ func (a *app) sharedReviewerBuild(user guardian.Config) (func(guardian.Config, s
 		}
 		return a.newPipeline(cfg, home, rev)
 	}, nil
+}
+
+// prometheusMetrics returns the registry /metrics serves and the otel MeterProvider that
+// feeds it through the Prometheus exporter. guardian serve hands the provider to the
+// pipelines, the model client and the HTTP server, so one scrape shows them all, beside the
+// Go runtime and process metrics.
+func prometheusMetrics() (*prometheus.Registry, *sdkmetric.MeterProvider, error) {
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(collectors.NewGoCollector()); err != nil {
+		return nil, nil, fmt.Errorf("metrics: %w", err)
+	}
+	if err := reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})); err != nil {
+		return nil, nil, fmt.Errorf("metrics: %w", err)
+	}
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg))
+	if err != nil {
+		return nil, nil, fmt.Errorf("metrics: prometheus exporter: %w", err)
+	}
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp),
+		sdkmetric.WithResource(resource.NewSchemaless(attribute.String("service.name", "guardian"))))
+	return reg, mp, nil
 }
 
 // listenAll opens every address, closing the ones already open if one fails.
