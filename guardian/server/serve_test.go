@@ -15,7 +15,8 @@ import (
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
-// notifyListener reports when the server closes it, which http.Server.Shutdown does first.
+// notifyListener reports when the server has closed it, which http.Server.Shutdown does
+// first. The report comes after the close, so a dial that follows it is refused.
 type notifyListener struct {
 	net.Listener
 	once   sync.Once
@@ -23,8 +24,9 @@ type notifyListener struct {
 }
 
 func (l *notifyListener) Close() error {
+	err := l.Listener.Close()
 	l.once.Do(func() { close(l.closed) })
-	return l.Listener.Close()
+	return err
 }
 
 // TestGracefulShutdown holds N reviews in flight, cancels Serve's context, and checks that new
