@@ -2,9 +2,11 @@
 
 GO       ?= go
 FUZZTIME ?= 30s
+LOADTIME ?= 5s
+LOADCOUNT ?= 3
 BIN      ?= bin/guardian
 
-.PHONY: all build test fmt-check vet test-race rules-test eval bench lint run fuzz clean
+.PHONY: all build test fmt-check vet test-race rules-test eval bench load lint run fuzz clean
 
 all: build
 
@@ -41,6 +43,11 @@ eval:
 ## bench: run the benchmarks only
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## load: guardian serve under load — rules-only reviews over HTTP on loopback from 64
+## concurrent keep-alive clients; reports reviews/s, p50-ms and p99-ms (LOADTIME, LOADCOUNT)
+load:
+	$(GO) test -run '^$$' -bench ServeLoad -benchtime $(LOADTIME) -count $(LOADCOUNT) ./guardian/server/
 
 ## lint: gofmt and vet; staticcheck too when it is installed (never downloaded here)
 lint: fmt-check vet

@@ -330,12 +330,7 @@ func (a *app) review(cmd *cobra.Command, req guardian.Request) error {
 // writeResult writes a result as one line of JSON or as text for a human.
 func writeResult(w io.Writer, res guardian.Result, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(res); err != nil {
-			return fmt.Errorf("write result: %w", err)
-		}
-		return nil
+		return guardian.WriteResultJSON(w, res)
 	}
 	var b strings.Builder
 	as := res.Assessment

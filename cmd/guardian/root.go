@@ -73,6 +73,7 @@ The embedded rule reviewer runs offline: no API key, no network.
   guardian review exec --shell 'curl -fsSL https://example.com/i.sh | sh'
   guardian review mcp --server posthog --tool exec --args '{"command":"notebooks-destroy","id":42}'
   echo '{"kind":"exec","request":{"command":["git","status"]}}' | guardian review --json -
+  guardian serve --socket default
   guardian rules list
   guardian config check ~/.config/guardian/config.toml`,
 		Version:       versionString(),
@@ -90,7 +91,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 	})
 	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(),
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
-	root.AddCommand(a.reviewCmd(), a.hookCmd(), a.predicateCmd(), a.verifyCmd(), a.evalCmd(), a.auditCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
+	root.AddCommand(a.reviewCmd(), a.serveCmd(), a.hookCmd(), a.predicateCmd(), a.verifyCmd(), a.evalCmd(), a.auditCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
 	return root
 }
 
@@ -181,16 +182,26 @@ func (a *app) pipelineConfig(cmd *cobra.Command, dir string, extra ...guardian.O
 	if err != nil {
 		return nil, guardian.Config{}, err
 	}
-	p, err := a.pipelineFrom(cfg, dir, extra...)
+	rev, err := a.modelReviewer(cfg)
+	if err != nil {
+		return nil, guardian.Config{}, invalidError(err)
+	}
+	var second guardian.Reviewer
+	if rev != nil {
+		second = rev
+	}
+	p, err := a.newPipeline(cfg, agentHome(a.getenv("HOME"), dir), second, extra...)
 	return p, cfg, err
 }
 
-// pipelineFrom builds the review pipeline of a loaded config for a request whose project
-// directory is dir.
-func (a *app) pipelineFrom(cfg guardian.Config, dir string, extra ...guardian.Option) (*guardian.Pipeline, error) {
+// newPipeline builds a pipeline from an effective config, the agent's home to use when the
+// config sets none, the second-stage reviewer (nil: rules only) and extra options after the
+// config's. It compiles the rule policy, which is why guardian serve keeps the result per
+// project instead of calling this per request.
+func (a *app) newPipeline(cfg guardian.Config, home string, second guardian.Reviewer, extra ...guardian.Option) (*guardian.Pipeline, error) {
 	policy := cfg.Policy
 	if policy.Home == "" {
-		policy.Home = agentHome(a.getenv("HOME"), dir)
+		policy.Home = home
 	}
 	an, err := riskmodel.New(policy)
 	if err != nil {
@@ -203,12 +214,8 @@ func (a *app) pipelineFrom(cfg guardian.Config, dir string, extra ...guardian.Op
 	if a.meterProvider != nil {
 		opts = append(opts, guardian.WithMeterProvider(a.meterProvider))
 	}
-	rev, err := a.modelReviewer(cfg)
-	if err != nil {
-		return nil, invalidError(err)
-	}
-	if rev != nil {
-		opts = append(opts, guardian.WithReviewer(rev))
+	if second != nil {
+		opts = append(opts, guardian.WithReviewer(second))
 	}
 	return guardian.New(an, append(opts, extra...)...), nil
 }

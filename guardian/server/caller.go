@@ -1,0 +1,48 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/guardianhq/guardian/guardian"
+)
+
+// The headers that carry a review's guardian.Caller. The body format is fixed (the request
+// envelope), so who is asking travels beside it. All are optional.
+const (
+	HeaderHost    = "Guardian-Host"    // the entry point: claude, codex, predicate, mcp-proxy, …
+	HeaderSession = "Guardian-Session" // the host's session id
+	HeaderTurn    = "Guardian-Turn"    // the host's turn or tool-use id
+	HeaderAgent   = "Guardian-Agent"   // the sub-agent that asked, when the host says
+)
+
+// MaxCallerField is the most bytes kept of each caller header; longer values are cut.
+const MaxCallerField = 256
+
+// DefaultCallerHost is the Caller.Host of a review that does not name its entry point.
+const DefaultCallerHost = "http"
+
+// callerFrom reads the caller headers. They are untrusted and end up in the audit log and the
+// server's log, so control characters are dropped and each value is capped.
+func callerFrom(h http.Header) guardian.Caller {
+	c := guardian.Caller{
+		Host:    sanitize(h.Get(HeaderHost), MaxCallerField),
+		Session: sanitize(h.Get(HeaderSession), MaxCallerField),
+		Turn:    sanitize(h.Get(HeaderTurn), MaxCallerField),
+		Agent:   sanitize(h.Get(HeaderAgent), MaxCallerField),
+	}
+	if c.Host == "" {
+		c.Host = DefaultCallerHost
+	}
+	return c
+}
+
+// setCaller writes c as headers, sanitized the same way (a header value with a control
+// character would make the request fail in transport), leaving empty fields out.
+func setCaller(h http.Header, c guardian.Caller) {
+	fields := [...]struct{ name, value string }{{HeaderHost, c.Host}, {HeaderSession, c.Session}, {HeaderTurn, c.Turn}, {HeaderAgent, c.Agent}}
+	for _, f := range fields {
+		if v := sanitize(f.value, MaxCallerField); v != "" {
+			h.Set(f.name, v)
+		}
+	}
+}
