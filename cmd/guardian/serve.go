@@ -86,7 +86,7 @@ docs/serve.md for the API.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(cmd, f) },
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.addr, "addr", f.addr, "TCP `HOST:PORT` to listen on (alone unless --socket is given)")
+	fl.StringVar(&f.addr, "addr", f.addr, "TCP `HOST:PORT` to listen on (alone unless --socket is given; without both flags, the default socket too)")
 	fl.StringVar(&f.socket, "socket", "", "unix socket `PATH` to listen on, or \"default\"")
 	fl.StringVar(&f.tokenFile, "token-file", "", "read the bearer token from `FILE` (else $GUARDIAN_TOKEN)")
 	fl.StringVar(&f.maxBody, "max-body", f.maxBody, "largest request body, e.g. 512KiB or 1MiB (`SIZE`)")
@@ -238,11 +238,17 @@ func (a *app) checkServeFlags(cmd *cobra.Command, f serveFlags) (serveSetup, err
 	return s, nil
 }
 
-// serveAddrs turns --addr and --socket into listen addresses: the TCP address alone by
-// default, the socket alone with --socket, both when --addr is also given.
+// serveAddrs turns --addr and --socket into listen addresses: the socket alone with --socket,
+// the TCP address alone with --addr, both when both are given. Without either, both the
+// default TCP address and the default socket, when its path can be resolved: the hook
+// adapters look for a serve on that socket, so a plain `guardian serve` is found.
 func (a *app) serveAddrs(cmd *cobra.Command, f serveFlags) ([]string, error) {
 	var addrs []string
 	addrSet := cmd.Flags().Changed("addr")
+	if !addrSet && f.socket == "" {
+		addrSet = true // the default address, and the default socket beside it
+		f.socket = server.DefaultSocketPath(a.getenv)
+	}
 	if f.addr == "" {
 		return nil, usageErrorf("serve: --addr is empty: give HOST:PORT, e.g. 127.0.0.1:7420")
 	}
