@@ -162,7 +162,9 @@ func TestHookBreakerStateShared(t *testing.T) {
 		if code := run(context.Background(), []string{"hook", "claude"}, d); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
-		var reply struct{ HookSpecificOutput struct{ PermissionDecisionReason string } }
+		var reply struct {
+			HookSpecificOutput struct{ PermissionDecisionReason string }
+		}
 		if err := json.Unmarshal(out.Bytes(), &reply); err != nil {
 			t.Fatal(err)
 		}
