@@ -124,7 +124,7 @@ func (d *disk) commit(batch []*pending) error {
 	for _, p := range batch {
 		rec := p.rec
 		rec.Prev = d.last
-		line, h, err := encodeLine(rec)
+		line, h, err := encodeLine(p.body, rec.Prev)
 		if err == nil && len(line) > MaxRecordBytes {
 			err = fmt.Errorf("audit: record %s is %d bytes, over the limit of %d", rec.ID, len(line), MaxRecordBytes)
 		}

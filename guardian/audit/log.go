@@ -38,7 +38,10 @@ type Log struct {
 
 // pending is one record waiting for the writer.
 type pending struct {
-	rec  Record
+	rec Record
+	// body is rec encoded with an empty prev and no hash, done by the appending goroutine so
+	// that the one writer only splices in prev and hashes (see encodeLine).
+	body []byte
 	done chan struct{}
 	out  Record
 	err  error
@@ -121,7 +124,11 @@ func (l *Log) Append(ctx context.Context, rec Record) (Record, error) {
 		}
 		rec.Digest = d
 	}
-	p := &pending{rec: rec, done: make(chan struct{})}
+	body, err := encodeBody(rec)
+	if err != nil {
+		return Record{}, err
+	}
+	p := &pending{rec: rec, body: body, done: make(chan struct{})}
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/guardianhq/guardian/guardian"
@@ -123,19 +124,38 @@ const (
 	suffixLen = len(hashKey) + sha256.Size*2 + len(`"}`)
 )
 
-// encodeLine returns the line that records rec (its Hash ignored), "\n" included, and the
-// record's hash. The record is marshalled once, without its hash, into B; the hash is that of
-// B, and the line is B with `,"hash":"…"}` in place of its closing brace. Verification undoes
-// exactly this, so it never depends on how JSON is re-encoded.
-func encodeLine(rec Record) ([]byte, string, error) {
-	rec.Hash = ""
+// emptyPrevTail is how every record's encoding ends before its prev is known: prev is the
+// last field before hash, so a record can be encoded by the goroutine that appends it and the
+// single writer only splices in the previous record's hash.
+const emptyPrevTail = `"prev":""}`
+
+// encodeBody encodes rec with an empty prev and without its hash, for encodeLine.
+func encodeBody(rec Record) ([]byte, error) {
+	rec.Prev, rec.Hash = "", ""
 	b, err := json.Marshal(rec)
 	if err != nil {
-		return nil, "", fmt.Errorf("audit: encode the record: %w", err)
+		return nil, fmt.Errorf("audit: encode the record: %w", err)
 	}
+	if !bytes.HasSuffix(b, []byte(emptyPrevTail)) {
+		return nil, fmt.Errorf("audit: encode the record: it does not end in %s", emptyPrevTail)
+	}
+	return b, nil
+}
+
+// encodeLine returns the line that records a body from encodeBody with prev filled in, "\n"
+// included, and the record's hash. The bytes are exactly json.Marshal of the record with that
+// prev (a hash needs no escaping), so the scheme in the package doc holds.
+func encodeLine(body []byte, prev string) ([]byte, string, error) {
+	if strings.ContainsAny(prev, `"\`) {
+		return nil, "", fmt.Errorf("audit: prev %q is not a hash", prev)
+	}
+	b := make([]byte, 0, len(body)+len(prev)+suffixLen+1)
+	b = append(b, body[:len(body)-len(emptyPrevTail)]...)
+	b = append(b, `"prev":"`...)
+	b = append(b, prev...)
+	b = append(b, `"}`...)
 	h := digestOf(b)
-	line := make([]byte, 0, len(b)+suffixLen-1+1)
-	line = append(line, b[:len(b)-1]...)
+	line := b[:len(b)-1]
 	line = append(line, `,"hash":"`...)
 	line = append(line, h...)
 	line = append(line, "\"}\n"...)

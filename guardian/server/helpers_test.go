@@ -72,13 +72,24 @@ func (g *gate) Decide(ctx context.Context, _ guardian.Request, _ guardian.Caller
 	}
 }
 
-// countingAuditor counts audited decisions.
-type countingAuditor struct{ n atomic.Int64 }
+// countingAuditor counts audited decisions, passing each to next first when it is set (the
+// load benchmark's real audit log), so a test can check that every answered review was audited.
+type countingAuditor struct {
+	next guardian.Auditor
+	n    atomic.Int64
+}
 
-func (a *countingAuditor) Audit(context.Context, guardian.AuditEntry) error {
+func (a *countingAuditor) Audit(ctx context.Context, e guardian.AuditEntry) error {
+	if a.next != nil {
+		if err := a.next.Audit(ctx, e); err != nil {
+			return err
+		}
+	}
 	a.n.Add(1)
 	return nil
 }
+
+func (a *countingAuditor) len() int { return int(a.n.Load()) }
 
 // records is a DecisionSource over a fixed list.
 type records struct {

@@ -2,7 +2,7 @@ package server_test
 
 import (
 	"context"
-	"encoding/json"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/audit"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/riskmodel"
 )
@@ -39,24 +40,11 @@ func loadMix() []guardian.Request {
 	}
 }
 
-// memAuditor is the stand-in for the audit log until it lands: it encodes each entry as a
-// record would be (the CPU an audit log spends before its write) and counts it, keeping
-// nothing, so the benchmark's heap does not grow with b.N.
-type memAuditor struct{ n atomic.Int64 }
-
-func (a *memAuditor) Audit(_ context.Context, e guardian.AuditEntry) error {
-	if _, err := json.Marshal(e); err != nil {
-		return err
-	}
-	a.n.Add(1)
-	return nil
-}
-
-func (a *memAuditor) len() int { return int(a.n.Load()) }
-
 // BenchmarkServeLoad measures rules-only reviews over HTTP on loopback: a real pipeline behind
-// a real TCP listener whose decisions are audited (in memory, for now), and loadClients
-// goroutines sharing one keep-alive Client. Two sub-benchmarks:
+// a real TCP listener, every decision appended to a real audit log on disk before it is
+// answered, and loadClients goroutines sharing one keep-alive Client. The audit log runs in
+// both sync modes — fsync-batch (group commit: one fsync covers every record queued meanwhile)
+// and fsync-record (one fsync per record) — and under two loads:
 //
 //   - max: every client sends its next review as soon as the last is answered (closed loop),
 //     so the reported reviews/s is the server's capacity and the latency is that of a
@@ -65,7 +53,8 @@ func (a *memAuditor) len() int { return int(a.n.Load()) }
 //     review counts from when it was due, not when it was sent, so a stalled server cannot
 //     hide its backlog (no coordinated omission).
 //
-// Each reports reviews/s and the p50 and p99 latency one client sees (ms).
+// Each reports reviews/s and the p50 and p99 latency one client sees (ms). At the end the log
+// is verified: an intact chain holding exactly the reviews that were answered.
 //
 //	go test -run '^$' -bench ServeLoad -benchtime 5s ./guardian/server/   (or: make load)
 func BenchmarkServeLoad(b *testing.B) {
@@ -73,32 +62,53 @@ func BenchmarkServeLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	aud := &memAuditor{}
-	srv := server.New(guardian.Audited(guardian.New(an), aud, time.Now))
-	ln, err := server.Listen(context.Background(), "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
+	for _, mode := range []struct {
+		name string
+		sync audit.SyncMode
+	}{{"fsync-batch", audit.SyncBatch}, {"fsync-record", audit.SyncRecord}} {
+		b.Run(mode.name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "audit.jsonl")
+			log, err := audit.Open(path, audit.WithSync(mode.sync), audit.WithMaxSize(0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			aud := &countingAuditor{next: log}
+			srv := server.New(guardian.Audited(guardian.New(an), aud, time.Now), server.WithConcurrency(loadClients))
+			ln, err := server.Listen(context.Background(), "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			served := make(chan error, 1)
+			go func() { served <- srv.Serve(ctx, ln) }()
+			c, err := server.NewClient("http://" + ln.Addr().String())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run("max", func(b *testing.B) { runLoad(b, c, aud, 0) })
+			b.Run("5000rps", func(b *testing.B) { runLoad(b, c, aud, 5000) })
+			cancel()
+			if err := <-served; err != nil {
+				b.Error(err)
+			}
+			if err := log.Close(); err != nil {
+				b.Fatal(err)
+			}
+			files, err := audit.Files(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rep, err := audit.Verify(files...)
+			if err != nil || !rep.OK() || rep.Records != aud.len() {
+				b.Errorf("audit log: %d records for %d answered reviews, ok=%v, err %v", rep.Records, aud.len(), rep.OK(), err)
+			}
+		})
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-	defer func() {
-		cancel()
-		if err := <-served; err != nil {
-			b.Error(err)
-		}
-	}()
-	c, err := server.NewClient("http://" + ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("max", func(b *testing.B) { runLoad(b, c, aud, 0) })
-	b.Run("5000rps", func(b *testing.B) { runLoad(b, c, aud, 5000) })
 }
 
 // runLoad sends b.N reviews from loadClients goroutines, at most rate per second in all (0:
 // as fast as they are answered), and reports throughput and latency.
-func runLoad(b *testing.B, c *server.Client, aud *memAuditor, rate float64) {
+func runLoad(b *testing.B, c *server.Client, aud *countingAuditor, rate float64) {
 	mix := loadMix()
 	caller := guardian.Caller{Host: "bench", Session: "load"}
 	before := aud.len()
