@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/filelock"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -59,7 +60,7 @@ func TestCloseFlushes(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer other.Close()
-			if err := lockFile(other); err != nil {
+			if err := filelock.Lock(other); err != nil {
 				t.Fatal(err)
 			}
 
@@ -89,7 +90,7 @@ func TestCloseFlushes(t *testing.T) {
 			default:
 			}
 
-			if err := unlockFile(other); err != nil {
+			if err := filelock.Unlock(other); err != nil {
 				t.Fatal(err)
 			}
 			if err := <-closed; err != nil {

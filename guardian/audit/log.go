@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/filelock"
 )
 
 // ErrClosed is returned by Append and Audit after Close.
@@ -183,11 +184,11 @@ func (l *Log) drain() {
 
 // withLock runs f holding the exclusive flock on the lock file.
 func (l *Log) withLock(f func() error) error {
-	if err := lockFile(l.lock); err != nil {
+	if err := filelock.Lock(l.lock); err != nil {
 		return fmt.Errorf("audit: lock %s: %w", l.lock.Name(), err)
 	}
 	err := f()
-	if uerr := unlockFile(l.lock); uerr != nil && err == nil {
+	if uerr := filelock.Unlock(l.lock); uerr != nil && err == nil {
 		err = fmt.Errorf("audit: unlock %s: %w", l.lock.Name(), uerr)
 	}
 	return err

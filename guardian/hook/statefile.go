@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/filelock"
 )
 
 // BreakerFile is the state file in which hook processes share the pipeline's circuit
@@ -104,9 +104,9 @@ func (f BreakerFile) locked(fn func() error) error {
 		return fmt.Errorf("breaker state: %w", err)
 	}
 	defer lf.Close()
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(lf); err != nil {
 		return fmt.Errorf("breaker state: lock %s: %w", lf.Name(), err)
 	}
-	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+	defer filelock.Unlock(lf)
 	return fn()
 }
