@@ -204,3 +204,38 @@ func TestParseAgentRole(t *testing.T) {
 		t.Error("AgentRole.String")
 	}
 }
+
+// BenchmarkAgentPolicy measures what the agent policy adds to a decision: Review alone, and
+// Decide for a caller the policy grants and one it holds (rules only, cached, so the policy's
+// share is visible).
+func BenchmarkAgentPolicy(b *testing.B) {
+	a, err := riskmodel.New(riskmodel.Policy{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := New(a, WithCache(time.Hour, 64, "bench"),
+		WithAgentPolicy(AgentPolicy{AutoApprove: AutoApproveSubagentOnly, Trusted: []string{"Explore", "test-runner", "explorer"}}))
+	ctx := context.Background()
+	req := execReq("ls -la")
+	for _, bc := range []struct {
+		name   string
+		decide func() (Result, error)
+	}{
+		{"review", func() (Result, error) { return p.Review(ctx, req) }},
+		{"decide-granted", func() (Result, error) {
+			return p.Decide(ctx, req, Caller{Host: "claude", AgentRole: AgentRoleSubagent, Agent: "explorer"})
+		}},
+		{"decide-held", func() (Result, error) {
+			return p.Decide(ctx, req, Caller{Host: "claude", AgentRole: AgentRoleSubagent, Agent: "general-purpose"})
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bc.decide(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
