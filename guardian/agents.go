@@ -28,15 +28,16 @@ const (
 	AutoApproveOff AutoApprove = "off"
 )
 
-// strictness orders the modes, so a project file can be checked to only tighten them.
+// strictness orders the modes, so a project file can be checked to only tighten them. A
+// value that is no mode (only a Go caller can make one) counts as off, like in Grants.
 func (m AutoApprove) strictness() int {
 	switch m {
+	case "", AutoApproveEverywhere:
+		return 0
 	case AutoApproveSubagentOnly:
 		return 1
-	case AutoApproveOff:
-		return 2
 	}
-	return 0
+	return 2
 }
 
 // MainAgent is the name that stands for the main agent in AgentPolicy.Trusted. It matches a
@@ -77,10 +78,11 @@ func (ap AgentPolicy) Mode() AutoApprove {
 // A caller whose host did not say which agent asked gets the least trust any reading of it
 // would give: under subagent-only it is the main agent (not approved automatically), and a
 // trusted list never matches it by MainAgent.
+//
+// A mode that is none of the three (only a Go caller can set one) approves nothing, like off.
 func (ap AgentPolicy) Grants(c Caller) (bool, string) {
-	switch ap.Mode() {
-	case AutoApproveOff:
-		return false, `[agents] auto_approve = "off": no agent's requests are approved automatically`
+	switch m := ap.Mode(); m {
+	case AutoApproveEverywhere:
 	case AutoApproveSubagentOnly:
 		if c.AgentRole != AgentRoleSubagent {
 			who := "the request comes from " + describeAgent(c)
@@ -89,6 +91,10 @@ func (ap AgentPolicy) Grants(c Caller) (bool, string) {
 			}
 			return false, who + `, and [agents] auto_approve = "subagent-only" approves only sub-agents' requests automatically`
 		}
+	case AutoApproveOff:
+		return false, `[agents] auto_approve = "off": no agent's requests are approved automatically`
+	default:
+		return false, fmt.Sprintf("[agents] auto_approve = %s is not a mode guardian knows, so no agent's requests are approved automatically", quoteName(string(m)))
 	}
 	if len(ap.Trusted) == 0 || ap.trusts(c) {
 		return true, ""

@@ -48,6 +48,7 @@ func TestAgentPolicyGrants(t *testing.T) {
 		{"subagent-only, trusted Explore", AgentPolicy{AutoApprove: AutoApproveSubagentOnly, Trusted: []string{"Explore"}}, "NNYNNNNN", ""},
 		{"subagent-only, trusted main (no effect)", AgentPolicy{AutoApprove: AutoApproveSubagentOnly, Trusted: []string{MainAgent}}, "NNNNNNNN", ""},
 		{"off, trusted Explore", AgentPolicy{AutoApprove: AutoApproveOff, Trusted: []string{"Explore"}}, "NNNNNNNN", `"off"`},
+		{"not a mode (Go callers only): off", AgentPolicy{AutoApprove: "Everywhere"}, "NNNNNNNN", `auto_approve = "Everywhere" is not a mode guardian knows`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
