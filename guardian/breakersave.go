@@ -41,7 +41,9 @@ func (p *Pipeline) SaveBreakers() SavedBreakers {
 // shared state that other processes may have changed since this one read it, and returns the
 // new shared state. The effect is the pipeline's own: the result counts towards the denials
 // breaker (unless it is open), and a model answer (status ok) closes the model breaker while a
-// model failure (timeout, unavailable, bad_output) counts towards opening it.
+// model failure (timeout, unavailable, bad_output) counts towards opening it. An allow the
+// agent policy held back (status agent_policy) no longer says whether a model answered, so it
+// leaves the model breaker as it is.
 func (p *Pipeline) MergeBreakers(shared SavedBreakers, res Result) SavedBreakers {
 	var d *denialsBreaker
 	if p.denialsCfg != nil {

@@ -59,6 +59,9 @@ type Config struct {
 	Prompt PromptConfig
 	// Audit is where and how decisions are recorded ([audit]); only the user config sets it.
 	Audit AuditConfig
+	// Agents is which of a host's agents guardian may approve automatically ([agents]);
+	// PipelineOptions passes it to the pipeline's Decide.
+	Agents AgentPolicy
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -136,6 +139,7 @@ func LoadConfig(file string) (Config, error) {
 	pf.review.apply(&c.Review)
 	c.Prompt = pf.prompt
 	pf.audit.apply(&c.Audit)
+	pf.agents.apply(&c.Agents)
 	return c, nil
 }
 
@@ -232,6 +236,7 @@ type fileConfig struct {
 	Review          *fileReview     `toml:"review"`
 	Prompt          *filePrompt     `toml:"prompt"`
 	Audit           *fileAudit      `toml:"audit"`
+	Agents          *fileAgents     `toml:"agents"`
 }
 
 type fileRule struct {
@@ -439,7 +444,8 @@ var configSchema = func() []schemaKey {
 		}
 	}
 	s = append(s, modelSchema...)
-	return append(s, auditSchema...)
+	s = append(s, auditSchema...)
+	return append(s, agentsSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -454,7 +460,7 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker", "audit":
+		"review.denials_breaker", "review.model_breaker", "audit", "agents":
 		return true
 	}
 	return false
@@ -507,6 +513,7 @@ type parsedFile struct {
 	review          reviewSettings // the [review] keys the file sets
 	prompt          PromptConfig
 	audit           AuditConfig // the [audit] keys the file sets
+	agents          agentSettings
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][5]*cfgDecision
 }
@@ -740,6 +747,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateReview()
 	pf.validatePrompt()
 	pf.validateAudit()
+	pf.validateAgents()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -1090,6 +1098,7 @@ func (c Config) PipelineOptions() []Option {
 		WithAllowCeiling(r.AllowCeiling),
 		WithUnsupportedDeny(r.UnsupportedDeny),
 		WithModelBreaker(r.ModelBreaker),
+		WithAgentPolicy(c.Agents),
 	}
 	if r.DenialsBreaker != nil {
 		opts = append(opts, WithDenialsBreaker(*r.DenialsBreaker))
@@ -1766,6 +1775,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		}
 	}
 	c.mergeReview(&out, pf, trusted, loosen)
+	c.mergeAgents(&out, pf, trusted, loosen)
 	if err := pf.err(); err != nil {
 		return Config{}, err
 	}

@@ -17,9 +17,53 @@ type Caller struct {
 	Session string `json:"session,omitempty"`
 	// Turn is the host's turn or tool-use id within the session, when it has one.
 	Turn string `json:"turn,omitempty"`
-	// Agent names the agent that asked when the host distinguishes the main agent from
-	// sub-agents ("" for the main agent or when the host does not say).
+	// Agent names the agent that asked, as the host names it: the agent_type of Claude Code
+	// ("Explore", "general-purpose", "fork", a custom agent's name) or of Codex ("default",
+	// "explorer", a configured role). A main agent has a name only when the host runs it as a
+	// named agent (claude --agent NAME); "" otherwise or when the host does not say.
 	Agent string `json:"agent,omitempty"`
+	// AgentRole says whether the host identified the caller as its main agent or as a
+	// sub-agent; AgentRoleUnknown when it did not. The agent policy ([agents]) depends on it.
+	AgentRole AgentRole `json:"agent_role,omitempty"`
+	// AgentID is the host's id of the sub-agent instance (the payload's agent_id), so that
+	// audit records of one sub-agent run can be told from those of another of the same type.
+	AgentID string `json:"agent_id,omitempty"`
+}
+
+// AgentRole is what a host says about the agent that asked: its main agent, a sub-agent the
+// main agent started, or nothing. It is a claim of the host (or of an HTTP client), which
+// guardian cannot check; the agent policy therefore gives an unknown role the least trust.
+type AgentRole string
+
+// The agent roles.
+const (
+	// AgentRoleUnknown is a caller whose host did not say which agent asked (the predicate
+	// protocol, an HTTP client without Guardian-Agent-Role, a payload that proves nothing).
+	AgentRoleUnknown AgentRole = ""
+	// AgentRoleMain is the agent the user started and talks to.
+	AgentRoleMain AgentRole = "main"
+	// AgentRoleSubagent is an agent started by another agent (Claude Code's Agent tool,
+	// Codex's spawn_agent); the host reports it with an agent_id.
+	AgentRoleSubagent AgentRole = "subagent"
+)
+
+// String names the role for messages and telemetry: "main", "subagent" or "unknown".
+func (r AgentRole) String() string {
+	if r == AgentRoleUnknown {
+		return "unknown"
+	}
+	return string(r)
+}
+
+// ParseAgentRole reads a role as written on the wire ("main", "subagent", or "" for unknown).
+// Any other value is an error rather than unknown, so that a client's typo is reported
+// instead of silently costing it its trust.
+func ParseAgentRole(s string) (AgentRole, error) {
+	switch r := AgentRole(s); r {
+	case AgentRoleUnknown, AgentRoleMain, AgentRoleSubagent:
+		return r, nil
+	}
+	return "", fmt.Errorf(`unknown agent role %q: use "main" (the agent the user talks to), "subagent" (an agent another agent started) or leave it out when unknown`, s)
 }
 
 // Decider answers one request for a caller. The in-process pipeline (wrapped by Audited) and a
@@ -36,11 +80,6 @@ type DeciderFunc func(ctx context.Context, req Request, c Caller) (Result, error
 // Decide calls f.
 func (f DeciderFunc) Decide(ctx context.Context, req Request, c Caller) (Result, error) {
 	return f(ctx, req, c)
-}
-
-// Decide reviews req; the pipeline itself has no use for the caller.
-func (p *Pipeline) Decide(ctx context.Context, req Request, _ Caller) (Result, error) {
-	return p.Review(ctx, req)
 }
 
 // AuditEntry is one decision as handed to an Auditor: what was asked, by whom, what was

@@ -36,7 +36,7 @@ func newPipelineMetrics(mp metric.MeterProvider, p *Pipeline) *pipelineMetrics {
 	m := &pipelineMetrics{}
 	var err error
 	m.decisions, err = meter.Int64Counter(MetricDecisions,
-		metric.WithDescription("Review decisions by decision, status and kind of decider (rule, model, fallback, cache, breaker)."),
+		metric.WithDescription("Review decisions by decision, status and kind of decider (rule, model, fallback, cache, breaker, agent_policy)."),
 		metric.WithUnit("{decision}"))
 	if err != nil {
 		otel.Handle(err)
@@ -93,6 +93,8 @@ func deciderKind(s Status) string {
 		return "cache"
 	case StatusBreakerOpen:
 		return "breaker"
+	case StatusAgentPolicy:
+		return "agent_policy"
 	case StatusTimeout, StatusUnavailable, StatusBadOutput:
 		return "fallback"
 	}

@@ -121,7 +121,7 @@ func TestMetricsDefaultProviderIsNoop(t *testing.T) {
 
 func TestDeciderKind(t *testing.T) {
 	for s, want := range map[Status]string{StatusRule: "rule", StatusOK: "model", StatusCached: "cache", StatusBreakerOpen: "breaker",
-		StatusTimeout: "fallback", StatusUnavailable: "fallback", StatusBadOutput: "fallback", "weird": "other"} {
+		StatusTimeout: "fallback", StatusUnavailable: "fallback", StatusBadOutput: "fallback", StatusAgentPolicy: "agent_policy", "weird": "other"} {
 		if got := deciderKind(s); got != want {
 			t.Errorf("%s: %s, want %s", s, got, want)
 		}

@@ -71,6 +71,7 @@ type Pipeline struct {
 	deadline        time.Duration
 	ceiling         riskmodel.Level
 	unsupportedDeny riskmodel.Decision
+	agents          AgentPolicy
 	now             func() time.Time
 
 	// Configuration gathered by options; the stateful parts are built in New once every option
@@ -210,13 +211,29 @@ func (p *Pipeline) BreakerState() BreakerState {
 // situation and guardian may decide on its own again.
 func (p *Pipeline) ResetDenials() { p.denials.reset() }
 
-// Review judges one request. The error is non-nil only for a request that cannot be reviewed
-// at all (malformed or too large); every reviewer failure is a Result with a failure status.
+// Review judges one request on its own, for no particular caller: the agent policy
+// (WithAgentPolicy) does not apply, which is what `guardian review` and the eval harness want.
+// The error is non-nil only for a request that cannot be reviewed at all (malformed or too
+// large); every reviewer failure is a Result with a failure status.
 //
 // The order is: validate → denials breaker (open: rules only, handed to the human) → cache →
 // rules (a rule deny or allow stands) → model breaker → model under the deadline →
 // combine or fallback → cache store → denials breaker count → metrics.
 func (p *Pipeline) Review(ctx context.Context, req Request) (Result, error) {
+	return p.run(ctx, req, nil)
+}
+
+// Decide judges req for the caller c: Review, then the agent policy, which hands an allow to
+// the human when it does not grant automatic approval to c's agent (see AgentPolicy.Apply).
+// Every adapter — hooks, guardian serve, the MCP proxy — asks through Decide, so all of them
+// honour the policy; it runs after the cache, so a cached allow is held as well, and before
+// the metrics, so they count what was answered.
+func (p *Pipeline) Decide(ctx context.Context, req Request, c Caller) (Result, error) {
+	return p.run(ctx, req, &c)
+}
+
+// run is Review (c nil) or Decide.
+func (p *Pipeline) run(ctx context.Context, req Request, c *Caller) (Result, error) {
 	start := p.now()
 	ctx, span := p.tracer.Start(ctx, "guardian.review", trace.WithAttributes(attribute.String("guardian.kind", string(req.Kind))))
 	defer span.End()
@@ -226,6 +243,10 @@ func (p *Pipeline) Review(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	res := p.review(ctx, req)
+	if c != nil {
+		res = p.agents.Apply(res, *c)
+		span.SetAttributes(attribute.String("guardian.agent_role", c.AgentRole.String()))
+	}
 	span.SetAttributes(attribute.String("guardian.decision", res.Decision.String()), attribute.String("guardian.status", string(res.Status)),
 		attribute.String("guardian.decided_by", res.DecidedBy), attribute.String("guardian.risk_level", res.Assessment.Level.String()))
 	p.metrics.record(ctx, res, p.now().Sub(start))

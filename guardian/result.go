@@ -15,6 +15,7 @@ const (
 	StatusBadOutput   Status = "bad_output"   // invalid reviewer output → fallback
 	StatusCached      Status = "cached"       // served from the decision cache
 	StatusBreakerOpen Status = "breaker_open" // a circuit breaker handed the request to the human
+	StatusAgentPolicy Status = "agent_policy" // the agent policy ([agents]) handed an allow to the human
 )
 
 // Result is the pipeline's answer to one request.
@@ -22,7 +23,7 @@ type Result struct {
 	Decision riskmodel.Decision `json:"decision"`
 	Status   Status             `json:"status"`
 	// DecidedBy names what set the decision: "rule:<id>", "rules", "model:<model>@<prompt>",
-	// "fallback", "cache", "breaker".
+	// "fallback", "cache", "breaker", "agent-policy".
 	DecidedBy  string               `json:"decided_by"`
 	Assessment riskmodel.Assessment `json:"assessment"`
 	// Usage is the model's token usage when a model answered; nil when no model was called

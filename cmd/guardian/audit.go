@@ -176,14 +176,15 @@ func tailLine(raw json.RawMessage) string {
 	}, "  ")
 }
 
-// callerText names who asked, e.g. "claude, session 0b6a…, turn toolu_01".
+// callerText names who asked, e.g. "claude, session 0b6a…, turn toolu_01, agent Explore,
+// role subagent, agent id ae46…".
 func callerText(r audit.Record) string {
 	var parts []string
 	c := r.Caller
 	if c.Host != "" {
 		parts = append(parts, printable(c.Host))
 	}
-	for _, kv := range [][2]string{{"session", c.Session}, {"turn", c.Turn}, {"agent", c.Agent}} {
+	for _, kv := range [][2]string{{"session", c.Session}, {"turn", c.Turn}, {"agent", c.Agent}, {"role", string(c.AgentRole)}, {"agent id", c.AgentID}} {
 		if kv[1] != "" {
 			parts = append(parts, kv[0]+" "+printable(kv[1]))
 		}

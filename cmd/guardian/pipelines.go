@@ -53,15 +53,16 @@ func newProjectPipelines(user guardian.Config, envHome string, max int, build fu
 	return &projectPipelines{user: user, envHome: envHome, build: build, max: max, lru: list.New(), entries: map[pipelineKey]*list.Element{}}
 }
 
-// Decide reviews req with the pipeline of its project. An error (an invalid or unreadable
+// Decide decides req for c with the pipeline of its project, whose agent policy (the user's
+// [agents], tightened by the project file) applies. An error (an invalid or unreadable
 // project file) is no decision: the server answers 500, and the adapter its host's
 // fail-safe — a broken project file must not silently drop the project's restrictions.
-func (pp *projectPipelines) Decide(ctx context.Context, req guardian.Request, _ guardian.Caller) (guardian.Result, error) {
+func (pp *projectPipelines) Decide(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
 	p, err := pp.forDir(requestDir(req))
 	if err != nil {
 		return guardian.Result{}, err
 	}
-	return p.Review(ctx, req)
+	return p.Decide(ctx, req, c)
 }
 
 // requestDir is the directory whose project file governs req: an exec request's absolute

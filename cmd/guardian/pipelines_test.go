@@ -131,3 +131,36 @@ func TestProjectPipelinesShareOnePipelinePerKey(t *testing.T) {
 		t.Errorf("%d pipelines kept, want 1", pp.Len())
 	}
 }
+
+// TestProjectPipelinesApplyAgentPolicy: guardian serve decides for the caller the headers
+// name, under the user's [agents] tightened by the request's project file.
+func TestProjectPipelinesApplyAgentPolicy(t *testing.T) {
+	dir := t.TempDir()
+	strict := filepath.Join(dir, "strict")
+	writeFile(t, filepath.Join(strict, ".git", "HEAD"), "")
+	writeFile(t, filepath.Join(strict, ".guardian.toml"), "[agents]\nauto_approve = \"off\"\n")
+	user := guardian.DefaultConfig()
+	user.Agents = guardian.AgentPolicy{AutoApprove: guardian.AutoApproveSubagentOnly}
+	pp := newProjectPipelines(user, dir, 4, (&countingBuild{}).build)
+	defer pp.Close()
+	sub := guardian.Caller{Host: "claude", AgentRole: guardian.AgentRoleSubagent, Agent: "Explore"}
+	main := guardian.Caller{Host: "claude", AgentRole: guardian.AgentRoleMain}
+	for _, tc := range []struct {
+		cwd    string
+		caller guardian.Caller
+		want   riskmodel.Decision
+	}{
+		{dir, sub, riskmodel.Allow},
+		{dir, main, riskmodel.Ask},
+		{strict, sub, riskmodel.Ask},
+	} {
+		req := guardian.ExecRequest(riskmodel.ExecRequest{Command: []string{"ls"}, Cwd: tc.cwd})
+		res, err := pp.Decide(context.Background(), req, tc.caller)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Decision != tc.want {
+			t.Errorf("%s in %s: %s (%s), want %s", tc.caller.AgentRole, tc.cwd, res.Decision, res.Status, tc.want)
+		}
+	}
+}

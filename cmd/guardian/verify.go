@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/hook"
 )
 
@@ -31,8 +32,9 @@ func (a *app) verifyCmd() *cobra.Command {
 		Long: `Check each installed guardian hook the way its host runs it: find the hook in the host's
 config (Claude Code settings, Codex hooks.json), check its matcher, timeout and — for Codex —
 the trust entry without which Codex skips it silently, then run its command through /bin/sh
-with canary payloads: a harmless command must be allowed, a destructive one denied, and a
-malformed payload must get the fail-safe reply. Canary decisions are audited with session
+with canary payloads from the main agent: a harmless command must be allowed (or get the
+host's ask when [agents] does not let guardian approve for the main agent), a destructive one
+denied, and a malformed payload must get the fail-safe reply. Canary decisions are audited with session
 "guardian-verify".
 
 Exit status 0 when every installed hook passes, 1 when any check fails or no hook is
@@ -51,6 +53,9 @@ type verifyReport struct {
 	failed bool
 	// reviewDeadline is the configured review deadline, which must fit in a hook's.
 	reviewDeadline time.Duration
+	// agents is the configured agent policy, which decides whether the canaries' main agent
+	// may be approved automatically.
+	agents guardian.AgentPolicy
 }
 
 func (r *verifyReport) check(ok bool, format string, args ...any) {
@@ -78,7 +83,7 @@ func (a *app) verify(cmd *cobra.Command, f verifyFlags) error {
 	if err != nil {
 		return err
 	}
-	r := &verifyReport{a: a, reviewDeadline: cfg.Review.Deadline}
+	r := &verifyReport{a: a, reviewDeadline: cfg.Review.Deadline, agents: cfg.Agents}
 	project, err := os.MkdirTemp("", "guardian-verify-")
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
@@ -169,7 +174,7 @@ func (a *app) verifyHook(ctx context.Context, r *verifyReport, host, path string
 	if host == "codex" {
 		a.verifyCodexTrust(r, path, h)
 	}
-	for _, c := range canaries(host, project) {
+	for _, c := range canaries(host, project, r.agents) {
 		start := time.Now()
 		out, code, err := runHookCommand(ctx, h.Command, c.payload, project, timeout)
 		took := time.Since(start).Round(time.Millisecond)
@@ -217,20 +222,28 @@ func missing(tools []string) string {
 }
 
 // canaries are the payloads verify sends: one the rules allow, one they deny, one malformed.
-func canaries(host, project string) []canary {
-	event := hook.EventPreToolUse
+// They come from the main agent (Codex: its transcript is named after the session, as the
+// main thread's is), so when the agent policy does not let guardian approve for the main
+// agent, the allowed command must come back as the host's "ask" instead.
+func canaries(host, project string, agents guardian.AgentPolicy) []canary {
+	event, held := hook.EventPreToolUse, "ask"
 	if host == "codex" {
-		event = hook.EventPermissionRequest
+		event, held = hook.EventPermissionRequest, "no verdict"
 	}
 	payload := func(command string) string {
 		b, _ := json.Marshal(map[string]any{
-			"session_id": "guardian-verify", "cwd": project, "hook_event_name": event, "tool_name": "Bash",
+			"session_id": "guardian-verify", "transcript_path": filepath.Join(project, "guardian-verify.jsonl"),
+			"cwd": project, "hook_event_name": event, "tool_name": "Bash",
 			"tool_input": map[string]any{"command": command, "description": "guardian verify canary"}, "tool_use_id": "guardian-verify",
 		})
 		return string(b)
 	}
+	ls := canary{"`ls`", payload("ls"), "allow"}
+	if ok, _ := agents.Grants(guardian.Caller{Host: host, AgentRole: guardian.AgentRoleMain}); !ok {
+		ls = canary{"`ls` from the main agent, whose allows [agents] holds", payload("ls"), held}
+	}
 	return []canary{
-		{"`ls`", payload("ls"), "allow"},
+		ls,
 		{"`rm -rf ~/`", payload("rm -rf ~/"), "deny"},
 		{"malformed payload", "{not json", "failsafe"},
 	}

@@ -34,6 +34,7 @@ func TestAppendWritesTheDocumentedRecord(t *testing.T) {
 	e := testEntry("clean up")
 	e.Result.Usage = &guardian.Usage{InputTokens: 120, OutputTokens: 30}
 	e.Caller.Turn = "toolu_1"
+	e.Caller.Agent, e.Caller.AgentRole, e.Caller.AgentID = "Explore", guardian.AgentRoleSubagent, "ae46f093fd4c1d156"
 	if err := l.Audit(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +54,9 @@ func TestAppendWritesTheDocumentedRecord(t *testing.T) {
 	if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(rec.ID) {
 		t.Errorf("id %q is not 16 hex digits", rec.ID)
 	}
+	if !bytes.Contains(line, []byte(`"caller":{"host":"claude","session":"sess-1","turn":"toolu_1","agent":"Explore","agent_role":"subagent","agent_id":"ae46f093fd4c1d156"}`)) {
+		t.Errorf("caller is not written with the agent's name, role and id: %s", line)
+	}
 	if !bytes.Contains(line, []byte(`"time":"2026-11-15T10:30:00.123456789Z"`)) {
 		t.Errorf("time is not RFC 3339 nano UTC: %s", line)
 	}
@@ -67,7 +71,7 @@ func TestAppendWritesTheDocumentedRecord(t *testing.T) {
 	}
 	if rec.Decision != riskmodel.Allow || rec.Status != guardian.StatusRule || rec.DecidedBy != "rule:fs.rm.workspace" ||
 		rec.LatencyMS != 1.5 || rec.Usage == nil || rec.Usage.OutputTokens != 30 ||
-		rec.Caller != (guardian.Caller{Host: "claude", Session: "sess-1", Turn: "toolu_1"}) || rec.Prev != "" {
+		rec.Caller != (guardian.Caller{Host: "claude", Session: "sess-1", Turn: "toolu_1", Agent: "Explore", AgentRole: guardian.AgentRoleSubagent, AgentID: "ae46f093fd4c1d156"}) || rec.Prev != "" {
 		t.Errorf("record = %+v", rec)
 	}
 	// The hash, computed the way the package documentation tells other tools to.

@@ -19,14 +19,21 @@ import (
 type Claude struct{}
 
 // Parse reads Claude Code's hook payload. Bash, MCP tools and the file-writing tools (Write,
-// Edit, MultiEdit, NotebookEdit) are reviewed; other tools get no opinion.
+// Edit, MultiEdit, NotebookEdit) are reviewed; other tools get no opinion. A call from a
+// sub-agent carries agent_id and agent_type; a payload without agent_id is the main agent,
+// as Claude Code's hook schema documents ("absent for the main thread, even in --agent
+// sessions").
 func (Claude) Parse(stdin []byte, _ func(string) string) (Call, error) {
-	return parsePayload("claude", stdin, true)
+	return parsePayload("claude", stdin, true, func(payload) bool { return true })
 }
 
 // Answer renders res in the call's event format.
+//
+// A call marked NeverAllow (a file edit) gets no opinion where guardian had nothing against it:
+// its allow, and an allow the agent policy held back — guardian never approves those edits
+// anyway, so the policy must not turn every edit into a prompt.
 func (Claude) Answer(c Call, res guardian.Result) Reply {
-	if res.Decision == riskmodel.Allow && c.NeverAllow {
+	if c.NeverAllow && (res.Decision == riskmodel.Allow || res.Status == guardian.StatusAgentPolicy) {
 		return Reply{}
 	}
 	switch c.Event {

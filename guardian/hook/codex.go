@@ -1,6 +1,9 @@
 package hook
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/riskmodel"
 )
@@ -18,8 +21,19 @@ type Codex struct{}
 // Parse reads Codex's hook payload: Bash (shell and exec commands, with the model's
 // justification as description) and mcp__SERVER__TOOL (Codex's own approval of an MCP call).
 // Codex has no file-writing tool hook; apply_patch and others get no opinion.
+//
+// A call from a sub-agent (spawn_agent) carries agent_id (the sub-agent's thread id) and
+// agent_type (its role). Codex does not document that agent_id is absent only for the main
+// agent, so a payload without it counts as the main agent only when its transcript is the
+// session's own (the main thread's rollout file is named after session_id; a sub-agent's
+// after its own thread id); else the agent stays unknown.
 func (Codex) Parse(stdin []byte, _ func(string) string) (Call, error) {
-	return parsePayload("codex", stdin, false)
+	return parsePayload("codex", stdin, false, codexMain)
+}
+
+// codexMain reports whether a payload without agent_id is the main agent's.
+func codexMain(p payload) bool {
+	return p.SessionID != "" && strings.Contains(filepath.Base(p.TranscriptPath), p.SessionID)
 }
 
 // Answer renders res in the call's event format.

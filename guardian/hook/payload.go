@@ -23,6 +23,9 @@ const (
 type payload struct {
 	SessionID      string          `json:"session_id"`
 	TurnID         string          `json:"turn_id"` // Codex
+	TranscriptPath string          `json:"transcript_path"`
+	AgentID        string          `json:"agent_id"`   // both hosts: set only for a sub-agent
+	AgentType      string          `json:"agent_type"` // both hosts: the agent's type (see identify)
 	Cwd            string          `json:"cwd"`
 	HookEventName  string          `json:"hook_event_name"`
 	PermissionMode string          `json:"permission_mode"`
@@ -57,7 +60,10 @@ var fileTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, 
 // `bash -c COMMAND` in the payload's cwd; mcp__SERVER__TOOL → an MCP review of the call's
 // arguments; the file tools (when files is set) → an exec review of a write to the path
 // (`tee -- PATH`), which the rules judge by where it lands; anything else → no opinion.
-func parsePayload(host string, stdin []byte, files bool) (Call, error) {
+//
+// isMain says whether a payload without agent_id proves that the main agent asked (see
+// identify); each host's adapter knows what its host guarantees.
+func parsePayload(host string, stdin []byte, files bool, isMain func(payload) bool) (Call, error) {
 	var p payload
 	if len(bytes.TrimSpace(stdin)) == 0 {
 		return Call{}, errors.New("empty input: the host sent no hook payload on stdin")
@@ -76,6 +82,7 @@ func parsePayload(host string, stdin []byte, files bool) (Call, error) {
 	if c.Caller.Turn == "" {
 		c.Caller.Turn = p.TurnID
 	}
+	identify(&c.Caller, p, isMain)
 	if p.HookEventName == "" {
 		return c, errors.New(`hook payload has no "hook_event_name"`)
 	}
@@ -147,4 +154,23 @@ func splitMCPName(name string, srv *mcpServer) (server, tool string, ok bool) {
 		return "", "", false
 	}
 	return server, tool, true
+}
+
+// identify fills the caller's agent fields from the payload. Both hosts put agent_id (the
+// sub-agent's instance) and agent_type (its type: "Explore", "general-purpose", "fork", a custom
+// agent's name; Codex's "default", "explorer", a configured role) into the payload of every
+// tool call a sub-agent makes, and leave agent_id out for the main agent (testdata/README.md).
+// Claude Code also sets agent_type without agent_id on the main thread of a session started
+// with --agent NAME. The environment is the same for both, so the payload is the only source.
+//
+// A payload without agent_id is the main agent only when isMain says the host guarantees it;
+// otherwise the role stays unknown, which the agent policy trusts least.
+func identify(c *guardian.Caller, p payload, isMain func(payload) bool) {
+	c.Agent = p.AgentType
+	switch {
+	case p.AgentID != "":
+		c.AgentRole, c.AgentID = guardian.AgentRoleSubagent, p.AgentID
+	case isMain(p):
+		c.AgentRole = guardian.AgentRoleMain
+	}
 }

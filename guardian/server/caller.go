@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/guardianhq/guardian/guardian"
@@ -9,10 +10,12 @@ import (
 // The headers that carry a review's guardian.Caller. The body format is fixed (the request
 // envelope), so who is asking travels beside it. All are optional.
 const (
-	HeaderHost    = "Guardian-Host"    // the entry point: claude, codex, predicate, mcp-proxy, …
-	HeaderSession = "Guardian-Session" // the host's session id
-	HeaderTurn    = "Guardian-Turn"    // the host's turn or tool-use id
-	HeaderAgent   = "Guardian-Agent"   // the sub-agent that asked, when the host says
+	HeaderHost      = "Guardian-Host"       // the entry point: claude, codex, predicate, mcp-proxy, …
+	HeaderSession   = "Guardian-Session"    // the host's session id
+	HeaderTurn      = "Guardian-Turn"       // the host's turn or tool-use id
+	HeaderAgent     = "Guardian-Agent"      // the agent's name (the host's agent_type), when the host says
+	HeaderAgentRole = "Guardian-Agent-Role" // "main" or "subagent"; absent: the host did not say
+	HeaderAgentID   = "Guardian-Agent-Id"   // the host's id of the sub-agent instance
 )
 
 // MaxCallerField is the most bytes kept of each caller header; longer values are cut.
@@ -22,24 +25,33 @@ const MaxCallerField = 256
 const DefaultCallerHost = "http"
 
 // callerFrom reads the caller headers. They are untrusted and end up in the audit log and the
-// server's log, so control characters are dropped and each value is capped.
-func callerFrom(h http.Header) guardian.Caller {
+// server's log, so control characters are dropped and each value is capped. An agent role
+// other than "main" or "subagent" is an error (the request is refused): taken as unknown it
+// would silently cost the caller the trust the agent policy gives its real role.
+func callerFrom(h http.Header) (guardian.Caller, error) {
+	role, err := guardian.ParseAgentRole(sanitize(h.Get(HeaderAgentRole), MaxCallerField))
+	if err != nil {
+		return guardian.Caller{}, fmt.Errorf("header %s: %w", HeaderAgentRole, err)
+	}
 	c := guardian.Caller{
-		Host:    sanitize(h.Get(HeaderHost), MaxCallerField),
-		Session: sanitize(h.Get(HeaderSession), MaxCallerField),
-		Turn:    sanitize(h.Get(HeaderTurn), MaxCallerField),
-		Agent:   sanitize(h.Get(HeaderAgent), MaxCallerField),
+		Host:      sanitize(h.Get(HeaderHost), MaxCallerField),
+		Session:   sanitize(h.Get(HeaderSession), MaxCallerField),
+		Turn:      sanitize(h.Get(HeaderTurn), MaxCallerField),
+		Agent:     sanitize(h.Get(HeaderAgent), MaxCallerField),
+		AgentRole: role,
+		AgentID:   sanitize(h.Get(HeaderAgentID), MaxCallerField),
 	}
 	if c.Host == "" {
 		c.Host = DefaultCallerHost
 	}
-	return c
+	return c, nil
 }
 
 // setCaller writes c as headers, sanitized the same way (a header value with a control
 // character would make the request fail in transport), leaving empty fields out.
 func setCaller(h http.Header, c guardian.Caller) {
-	fields := [...]struct{ name, value string }{{HeaderHost, c.Host}, {HeaderSession, c.Session}, {HeaderTurn, c.Turn}, {HeaderAgent, c.Agent}}
+	fields := [...]struct{ name, value string }{{HeaderHost, c.Host}, {HeaderSession, c.Session}, {HeaderTurn, c.Turn},
+		{HeaderAgent, c.Agent}, {HeaderAgentRole, string(c.AgentRole)}, {HeaderAgentID, c.AgentID}}
 	for _, f := range fields {
 		if v := sanitize(f.value, MaxCallerField); v != "" {
 			h.Set(f.name, v)

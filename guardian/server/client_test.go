@@ -64,7 +64,7 @@ func TestClientRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			caller := guardian.Caller{Host: "claude", Session: "3f1c-session", Turn: "toolu_01", Agent: "reviewer"}
+			caller := guardian.Caller{Host: "claude", Session: "3f1c-session", Turn: "toolu_01", Agent: "reviewer", AgentRole: guardian.AgentRoleSubagent, AgentID: "a4833e03e534681fc"}
 			got, err := c.Decide(context.Background(), req, caller)
 			if err != nil {
 				t.Fatal(err)

@@ -51,7 +51,10 @@ func (s *Server) review(ex *exchange) {
 		return
 	}
 
-	ex.caller = callerFrom(r.Header)
+	if ex.caller, err = callerFrom(r.Header); err != nil {
+		ex.fail(http.StatusBadRequest, CodeBadRequest, err.Error())
+		return
+	}
 	res, err := s.decider.Decide(r.Context(), req, ex.caller)
 	var cfgErr *guardian.ConfigError
 	switch {

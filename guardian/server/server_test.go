@@ -221,15 +221,18 @@ func TestCallerHeadersAreSanitized(t *testing.T) {
 	hdr.Set(server.HeaderSession, "sess\x1b[31m-1\u0085\x7f")
 	hdr.Set(server.HeaderTurn, "toolu_\xff01\t")
 	hdr.Set(server.HeaderAgent, long)
+	hdr.Set(server.HeaderAgentRole, " subagent\r")
+	hdr.Set(server.HeaderAgentID, "a1\x00b2")
 	if w := do(t, h, "POST", "/v1/review", execBody, hdr); w.Code != 200 {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
 	c, _, _ := d.last()
-	want := guardian.Caller{Host: "http", Session: "sess[31m-1", Turn: "toolu_01", Agent: strings.Repeat("é", 128)}
+	want := guardian.Caller{Host: "http", Session: "sess[31m-1", Turn: "toolu_01", Agent: strings.Repeat("é", 128),
+		AgentRole: guardian.AgentRoleSubagent, AgentID: "a1b2"}
 	if diff := cmp.Diff(want, c); diff != "" {
 		t.Errorf("caller (-want +got):\n%s", diff)
 	}
-	for _, v := range []string{c.Host, c.Session, c.Turn, c.Agent} {
+	for _, v := range []string{c.Host, c.Session, c.Turn, c.Agent, c.AgentID} {
 		if len(v) > server.MaxCallerField || !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0 {
 			t.Errorf("caller field %q is not sanitized", v)
 		}
@@ -243,6 +246,26 @@ func TestCallerHeadersAreSanitized(t *testing.T) {
 	}
 	if c, _, _ := d.last(); c != (guardian.Caller{Host: "claude", Session: "abc"}) {
 		t.Errorf("caller %+v", c)
+	}
+}
+
+// TestBadAgentRoleIsRefused: a role the server does not know is a 400 naming the header, not
+// an unknown role that would quietly change what the agent policy grants.
+func TestBadAgentRoleIsRefused(t *testing.T) {
+	d := &fixed{res: askResult()}
+	for _, role := range []string{"Main", "sub-agent", "root"} {
+		hdr := http.Header{}
+		hdr.Set(server.HeaderAgentRole, role)
+		w := do(t, server.New(d), "POST", "/v1/review", execBody, hdr)
+		if w.Code != 400 {
+			t.Fatalf("role %q: status %d, want 400", role, w.Code)
+		}
+		if e := errorOf(t, w.Body.Bytes()); e.Code != "bad_request" || !strings.Contains(e.Message, server.HeaderAgentRole) || !strings.Contains(e.Message, `"subagent"`) {
+			t.Errorf("role %q: error %+v, want bad_request naming the header and the valid roles", role, e)
+		}
+	}
+	if _, _, n := d.last(); n != 0 {
+		t.Errorf("the decider was asked %d times, want 0", n)
 	}
 }
 
