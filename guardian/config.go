@@ -78,16 +78,17 @@ func DefaultConfig() Config {
 // $GUARDIAN_CONFIG if set, else $XDG_CONFIG_HOME/guardian/config.toml (XDG_CONFIG_HOME must be
 // absolute, as the XDG spec requires), else ~/.config/guardian/config.toml — the same path on
 // Linux and macOS, so that dotfiles can be shared. It returns "" when no home directory is
-// known.
-func DefaultConfigPath() string {
-	if p := os.Getenv("GUARDIAN_CONFIG"); p != "" {
+// known. The environment is read through getenv (os.Getenv in production), so that a caller
+// — a test above all — decides which user's config is meant.
+func DefaultConfigPath(getenv func(string) string) string {
+	if p := getenv("GUARDIAN_CONFIG"); p != "" {
 		return p
 	}
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "guardian", "config.toml")
 	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
+	home := getenv("HOME")
+	if home == "" || !filepath.IsAbs(home) {
 		return ""
 	}
 	return filepath.Join(home, ".config", "guardian", "config.toml")
@@ -96,15 +97,15 @@ func DefaultConfigPath() string {
 // LoadUserConfig loads the user config. An explicit path (from --config) must exist, and so
 // must a file named by $GUARDIAN_CONFIG, because a typo there would otherwise silently drop
 // the user's restrictions. The implicit default path may be missing: then the result is
-// DefaultConfig().
-func LoadUserConfig(explicit string) (Config, error) {
+// DefaultConfig(). getenv reads the environment, as for DefaultConfigPath.
+func LoadUserConfig(explicit string, getenv func(string) string) (Config, error) {
 	if explicit != "" {
 		return LoadConfig(explicit)
 	}
-	if os.Getenv("GUARDIAN_CONFIG") != "" {
-		return LoadConfig(os.Getenv("GUARDIAN_CONFIG"))
+	if p := getenv("GUARDIAN_CONFIG"); p != "" {
+		return LoadConfig(p)
 	}
-	p := DefaultConfigPath()
+	p := DefaultConfigPath(getenv)
 	if p == "" {
 		return DefaultConfig(), nil
 	}
@@ -1655,9 +1656,6 @@ func (c Config) tildePath(dir string) string {
 func (c Config) userConfigPath() string {
 	if len(c.Sources) > 0 && filepath.Base(c.Sources[0]) != ProjectConfigFile {
 		return c.Sources[0]
-	}
-	if p := DefaultConfigPath(); p != "" {
-		return p
 	}
 	return "~/.config/guardian/config.toml"
 }

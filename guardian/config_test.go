@@ -283,12 +283,13 @@ func TestDefaultConfigPath(t *testing.T) {
 		{"relative xdg ignored", "", "xdg", filepath.Join(home, ".config", "guardian", "config.toml")},
 		{"home", "", "", filepath.Join(home, ".config", "guardian", "config.toml")},
 	}
+	if got := DefaultConfigPath(envOf(nil)); got != "" {
+		t.Errorf("DefaultConfigPath(no HOME) = %q, want \"\"", got)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("HOME", home)
-			t.Setenv("GUARDIAN_CONFIG", tt.guardian)
-			t.Setenv("XDG_CONFIG_HOME", tt.xdg)
-			if got := DefaultConfigPath(); got != tt.want {
+			getenv := envOf(map[string]string{"HOME": home, "GUARDIAN_CONFIG": tt.guardian, "XDG_CONFIG_HOME": tt.xdg})
+			if got := DefaultConfigPath(getenv); got != tt.want {
 				t.Errorf("DefaultConfigPath() = %q, want %q", got, tt.want)
 			}
 		})
@@ -297,11 +298,11 @@ func TestDefaultConfigPath(t *testing.T) {
 
 func TestLoadUserConfig(t *testing.T) {
 	xdg := t.TempDir()
-	t.Setenv("GUARDIAN_CONFIG", "")
-	t.Setenv("XDG_CONFIG_HOME", xdg)
+	env := map[string]string{"XDG_CONFIG_HOME": xdg}
+	getenv := envOf(env)
 
 	// No default file: defaults.
-	got, err := LoadUserConfig("")
+	got, err := LoadUserConfig("", getenv)
 	if err != nil {
 		t.Fatalf("missing default file: %v", err)
 	}
@@ -311,35 +312,40 @@ func TestLoadUserConfig(t *testing.T) {
 
 	// An explicit path must exist.
 	missing := filepath.Join(xdg, "missing.toml")
-	if _, err := LoadUserConfig(missing); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := LoadUserConfig(missing, getenv); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("explicit missing file: got %v, want fs.ErrNotExist", err)
 	}
 	// So must one named by $GUARDIAN_CONFIG.
-	t.Setenv("GUARDIAN_CONFIG", missing)
-	if _, err := LoadUserConfig(""); !errors.Is(err, fs.ErrNotExist) {
+	env["GUARDIAN_CONFIG"] = missing
+	if _, err := LoadUserConfig("", getenv); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("$GUARDIAN_CONFIG missing file: got %v, want fs.ErrNotExist", err)
 	}
-	t.Setenv("GUARDIAN_CONFIG", "")
+	delete(env, "GUARDIAN_CONFIG")
 
 	// The default file is read when present, and errors in it are reported.
 	def := filepath.Join(xdg, "guardian", "config.toml")
 	writeFile(t, def, "fallback = \"headless\"\n")
-	got, err = LoadUserConfig("")
+	got, err = LoadUserConfig("", getenv)
 	if err != nil || got.Fallback != FallbackHeadless || len(got.Sources) != 1 || got.Sources[0] != def {
 		t.Errorf("default file: got %+v, %v", got, err)
 	}
 	writeFile(t, def, "fallback = \"sometimes\"\n")
-	if _, err := LoadUserConfig(""); err == nil || !strings.Contains(err.Error(), def+":1:12:") {
+	if _, err := LoadUserConfig("", getenv); err == nil || !strings.Contains(err.Error(), def+":1:12:") {
 		t.Errorf("bad default file: got %v, want an error at %s:1:12", err, def)
 	}
 
 	// An explicit path wins over the default.
 	explicit := filepath.Join(xdg, "explicit.toml")
 	writeFile(t, explicit, "workspaces = [\"/work\"]\n")
-	got, err = LoadUserConfig(explicit)
+	got, err = LoadUserConfig(explicit, getenv)
 	if err != nil || len(got.Policy.Workspaces) != 1 || got.Fallback != FallbackAsk {
 		t.Errorf("explicit file: got %+v, %v", got, err)
 	}
+}
+
+// envOf is a getenv reading only env: the tests' stand-in for the process environment.
+func envOf(env map[string]string) func(string) string {
+	return func(k string) string { return env[k] }
 }
 
 func writeFile(t *testing.T, name, content string) {
@@ -373,7 +379,7 @@ func newProjectEnv(t *testing.T, userConfig string) projectEnv {
 
 func (e projectEnv) load(t *testing.T) Config {
 	t.Helper()
-	c, err := LoadUserConfig("")
+	c, err := LoadUserConfig("", envOf(map[string]string{"HOME": e.home}))
 	if err != nil {
 		t.Fatalf("user config: %v", err)
 	}

@@ -89,7 +89,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})
-	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(),
+	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(a.getenv),
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
 	root.AddCommand(a.reviewCmd(), a.serveCmd(), a.hookCmd(), a.predicateCmd(), a.verifyCmd(), a.evalCmd(), a.auditCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
 	return root
@@ -157,7 +157,7 @@ func (a *app) loadConfig(cmd *cobra.Command, dir string) (guardian.Config, error
 	if f := cmd.Flag("config"); f != nil && f.Changed {
 		explicit = a.configPath
 	}
-	cfg, err := guardian.LoadUserConfig(explicit)
+	cfg, err := guardian.LoadUserConfig(explicit, a.getenv)
 	if err != nil {
 		return guardian.Config{}, invalidError(err)
 	}
