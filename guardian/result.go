@@ -16,6 +16,7 @@ const (
 	StatusCached      Status = "cached"       // served from the decision cache
 	StatusBreakerOpen Status = "breaker_open" // a circuit breaker handed the request to the human
 	StatusAgentPolicy Status = "agent_policy" // the agent policy ([agents]) handed an allow to the human
+	StatusFailsafe    Status = "failsafe"     // an entry point answered its fail-safe: no review finished
 )
 
 // Result is the pipeline's answer to one request.

@@ -91,10 +91,76 @@ func (a *app) answerHook(cmd *cobra.Command, p hook.Protocol, deadline time.Dura
 	if r.Stderr != "" {
 		fmt.Fprint(a.stderr, r.Stderr)
 	}
+	if r.Failsafe != "" {
+		a.auditFailsafe(cmd, r)
+	}
 	if r.Exit != 0 {
 		return &exitError{code: r.Exit}
 	}
 	return nil
+}
+
+// failsafeAuditBudget bounds recording a fail-safe answer, which happens after the reply is
+// written but before the process exits: the host waits for the exit, and a host that times
+// out runs the tool. It fits in the 5 s the installers leave between --deadline and the
+// host's timeout.
+const failsafeAuditBudget = time.Second
+
+// auditFailsafe records a fail-safe reply in the audit log, so that the log says what the host
+// was told even when no review finished. It is best effort and bounded: a call that could not
+// be parsed has no request to record, and when the config or the log is what failed, the
+// record cannot be written either — then stderr says so. The abandoned review, if it finishes
+// in the meantime, cannot add a record of its own: its context is already cancelled.
+func (a *app) auditFailsafe(cmd *cobra.Command, r hook.Reply) {
+	if r.Call == nil || r.Call.Request == nil {
+		return
+	}
+	c := *r.Call
+	done := make(chan error, 1)
+	go func() {
+		cfg, err := a.loadConfig(cmd, a.requestDir(*c.Request))
+		if err != nil {
+			done <- err
+			return
+		}
+		log, err := a.openAudit(cmd, cfg)
+		if err != nil {
+			done <- err
+			return
+		}
+		defer log.Close()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), failsafeAuditBudget)
+		defer cancel()
+		done <- log.Audit(ctx, guardian.AuditEntry{Time: time.Now(), Request: *c.Request, Caller: c.Caller, Result: failsafeResult(r.Failsafe)})
+	}()
+	timer := time.NewTimer(failsafeAuditBudget)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			fmt.Fprintf(a.stderr, "guardian: the fail-safe answer is not in the audit log: %v\n", err)
+		}
+	case <-timer.C:
+		fmt.Fprintf(a.stderr, "guardian: the fail-safe answer is not in the audit log: not written within %s\n", failsafeAuditBudget)
+	}
+}
+
+// failsafeResult is the audit record's result for a fail-safe reply: ask (the host's own
+// prompt or reviewer decides), by the fallback, with the reason as the rationale. The risk is
+// unknown, so it is recorded as high, as riskmodel rates a request it could not analyse.
+func failsafeResult(why string) guardian.Result {
+	why = riskmodel.RedactSecrets(why)
+	return guardian.Result{
+		Decision:  riskmodel.Ask,
+		Status:    guardian.StatusFailsafe,
+		DecidedBy: "fallback",
+		Assessment: riskmodel.Assessment{
+			Summary:   "No review finished; the host was given its fail-safe answer.",
+			Level:     riskmodel.High,
+			Category:  riskmodel.CatNone,
+			Rationale: "guardian could not decide: " + why,
+		},
+	}
 }
 
 // hookDecide is how a hook decides: through a reachable guardian serve, else in-process.

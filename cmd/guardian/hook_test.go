@@ -201,6 +201,7 @@ func TestHookServeDown(t *testing.T) {
 		if code != 0 || decision != "ask" || !strings.Contains(reason, "unreachable") {
 			t.Errorf("exit %d, %s %q; want ask naming the unreachable serve", code, decision, reason)
 		}
+		wantFailsafeRecord(t, env, "unreachable")
 	})
 	t.Run("serve answers 500", func(t *testing.T) {
 		env := hookEnv(t)
@@ -211,6 +212,7 @@ func TestHookServeDown(t *testing.T) {
 		if code != 0 || decision != "ask" {
 			t.Errorf("exit %d, %s; want the fail-safe ask, not an in-process review", code, decision)
 		}
+		wantFailsafeRecord(t, env, "500")
 	})
 	t.Run("serve past the hook deadline", func(t *testing.T) {
 		env := hookEnv(t)
@@ -227,6 +229,7 @@ func TestHookServeDown(t *testing.T) {
 		if code != 0 || decision != "ask" || !strings.Contains(reason, "deadline") {
 			t.Errorf("exit %d, %s %q; want ask after the deadline", code, decision, reason)
 		}
+		wantFailsafeRecord(t, env, "deadline")
 	})
 	t.Run("stale default socket", func(t *testing.T) {
 		env := hookEnv(t)
@@ -241,6 +244,28 @@ func TestHookServeDown(t *testing.T) {
 			t.Errorf("exit %d, %s; want the in-process deny", code, decision)
 		}
 	})
+}
+
+// wantFailsafeRecord checks that the hook's audit log holds exactly one record, the fail-safe
+// ask the host was given, with the reason (containing why) and who asked.
+func wantFailsafeRecord(t *testing.T, env map[string]string, why string) {
+	t.Helper()
+	recs, err := audit.Tail(context.Background(), filepath.Join(env["XDG_STATE_HOME"], "guardian", "audit.jsonl"), 10)
+	if err != nil {
+		t.Fatalf("audit log: %v", err)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("audit log holds %d records, want the one fail-safe answer", len(recs))
+	}
+	var r audit.Record
+	if err := json.Unmarshal(recs[0], &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Decision != riskmodel.Ask || r.Status != guardian.StatusFailsafe || r.DecidedBy != "fallback" ||
+		!strings.Contains(r.Assessment.Rationale, why) || r.Caller.Host != "claude" || r.Caller.Session != "s1" {
+		t.Errorf("audited %s/%s/%s %q by %+v; want the fail-safe ask naming %q for claude session s1",
+			r.Decision, r.Status, r.DecidedBy, r.Assessment.Rationale, r.Caller, why)
+	}
 }
 
 // TestHookBreakerStateShared: in-process hooks share the model breaker through the state

@@ -40,6 +40,14 @@ type Reply struct {
 	Stdout []byte
 	Stderr string
 	Exit   int
+	// Failsafe, when not "", says why this reply is the protocol's fail-safe answer instead of
+	// a decision (a panic, unreadable input, a broken config, a missed deadline, …). It is not
+	// written to the host; the hook command records it in the audit log, so that the log
+	// shows what the host was told even when no review finished.
+	Failsafe string
+	// Call is the parsed call of a fail-safe reply when parsing got that far (nil otherwise):
+	// the request and caller the audit record is about.
+	Call *Call
 }
 
 // Protocol is one host's hook protocol.

@@ -385,6 +385,15 @@ func TestRunFailsSafe(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Run(context.Background(), tc.proto, tc.in, tc.decide, 50*time.Millisecond)
 			tc.check(t, r)
+			// Every fail-safe reply says so, for the audit record; when a decider was
+			// reached the parsed call comes with it.
+			if r.Failsafe == "" {
+				t.Errorf("Failsafe is empty, want the reason")
+			}
+			if decidable := strings.Contains(tc.name, "deadline") || strings.Contains(tc.name, "panic") || strings.Contains(tc.name, "serve down"); decidable &&
+				(r.Call == nil || r.Call.Request == nil) {
+				t.Errorf("Call = %+v, want the parsed call with its request", r.Call)
+			}
 		})
 	}
 }

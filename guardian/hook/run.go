@@ -44,22 +44,33 @@ func Run(ctx context.Context, p Protocol, in Input, decide DecideFunc, deadline 
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	var (
-		mu    sync.Mutex
-		event string // the call's event once parsed, for a fail-safe in its format
+		mu     sync.Mutex
+		parsed *Call // the call once parsed, for a fail-safe in its format and its audit record
 	)
-	getEvent := func() string { mu.Lock(); defer mu.Unlock(); return event }
+	failsafe := func(why string) Reply {
+		mu.Lock()
+		c := parsed
+		mu.Unlock()
+		event := ""
+		if c != nil {
+			event = c.Event
+		}
+		r := p.Failsafe(event, why)
+		r.Failsafe, r.Call = why, c
+		return r
+	}
 	done := make(chan Reply, 1)
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				r := p.Failsafe(getEvent(), fmt.Sprintf("internal error (panic): %v", v))
+				r := failsafe(fmt.Sprintf("internal error (panic): %v", v))
 				r.Stderr += string(debug.Stack())
 				done <- r
 			}
 		}()
 		stdin, err := readInput(in.Stdin)
 		if err != nil {
-			done <- p.Failsafe("", err.Error())
+			done <- failsafe(err.Error())
 			return
 		}
 		getenv := in.Getenv
@@ -67,20 +78,24 @@ func Run(ctx context.Context, p Protocol, in Input, decide DecideFunc, deadline 
 			getenv = func(string) string { return "" }
 		}
 		c, err := p.Parse(stdin, getenv)
-		mu.Lock()
-		event = c.Event
-		mu.Unlock()
 		if err != nil {
-			done <- p.Failsafe(c.Event, err.Error())
+			// Only the event is known: a failed parse has no request to record.
+			mu.Lock()
+			parsed = &Call{Event: c.Event}
+			mu.Unlock()
+			done <- failsafe(err.Error())
 			return
 		}
+		mu.Lock()
+		parsed = &c
+		mu.Unlock()
 		if c.Request == nil {
 			done <- Reply{}
 			return
 		}
 		res, err := decide(ctx, c)
 		if err != nil {
-			done <- p.Failsafe(c.Event, err.Error())
+			done <- failsafe(err.Error())
 			return
 		}
 		done <- p.Answer(c, res)
@@ -93,7 +108,7 @@ func Run(ctx context.Context, p Protocol, in Input, decide DecideFunc, deadline 
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			why = "interrupted before a decision"
 		}
-		return p.Failsafe(getEvent(), why)
+		return failsafe(why)
 	}
 }
 
