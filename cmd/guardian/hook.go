@@ -100,6 +100,7 @@ func (a *app) answerHook(cmd *cobra.Command, p hook.Protocol, deadline time.Dura
 // hookDecide is how a hook decides: through a reachable guardian serve, else in-process.
 func (a *app) hookDecide(cmd *cobra.Command) hook.DecideFunc {
 	return func(ctx context.Context, c hook.Call) (guardian.Result, error) {
+		a.injectFault("decide")
 		d, done, err := a.decider(ctx, cmd, *c.Request)
 		if err != nil {
 			return guardian.Result{}, err
