@@ -16,6 +16,9 @@ import (
 type toolCall struct {
 	Name  string
 	Input map[string]any
+	// Namespace is the Responses API namespace of the tool (Codex puts each MCP server's
+	// tools in one, mcp__SERVER), "" for a top-level tool.
+	Namespace string
 }
 
 // toolResult is what the host sent back to the model for the scripted call: the result's
@@ -94,8 +97,10 @@ type contentBlock struct {
 
 func (f *anthropicFake) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	var req messagesRequest
+	_ = json.Unmarshal(body, &req)
 	f.mu.Lock()
-	f.requests = append(f.requests, r.Method+" "+r.URL.Path)
+	f.requests = append(f.requests, fmt.Sprintf("%s %s (%d tools: %s)", r.Method, r.URL.Path, len(req.Tools), abbrev(req.toolNames(), 300)))
 	f.mu.Unlock()
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens"):
@@ -104,11 +109,6 @@ func (f *anthropicFake) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
 	default:
 		writeJSON(w, map[string]any{"data": []any{}, "has_more": false})
-		return
-	}
-	var req messagesRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	if res, ok := findToolResult(req); ok {
@@ -134,6 +134,15 @@ func (req messagesRequest) offers(name string) bool {
 		}
 	}
 	return false
+}
+
+// toolNames lists the request's tools, for failure messages.
+func (req messagesRequest) toolNames() string {
+	names := make([]string, len(req.Tools))
+	for i, t := range req.Tools {
+		names[i] = t.Name
+	}
+	return strings.Join(names, " ")
 }
 
 // findToolResult finds the result of the scripted call in the conversation.

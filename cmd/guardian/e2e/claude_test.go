@@ -45,6 +45,9 @@ func (h claudeHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun
 		// Claude Code's background traffic, off (notes/hosts.md).
 		"DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_BUG_COMMAND=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		// MCP tools in the model's tool list rather than behind ToolSearch, so the scripted
+		// model can call one directly.
+		"ENABLE_TOOL_SEARCH=false",
 	}, o.Env...)...)
 	r := start(t, w.project, env, h.bin, args...)
 	res, got := fake.Result()

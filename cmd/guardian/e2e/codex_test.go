@@ -24,9 +24,9 @@ func (codexHost) Shell(command string) toolCall {
 	}}
 }
 
-// MCPCall implements host: Codex names MCP tools mcp__SERVER__TOOL too.
+// MCPCall implements host: Codex offers each MCP server's tools in a namespace mcp__SERVER.
 func (codexHost) MCPCall(server, tool string, args map[string]any) toolCall {
-	return toolCall{Name: "mcp__" + server + "__" + tool, Input: args}
+	return toolCall{Name: tool, Namespace: "mcp__" + server, Input: args}
 }
 
 // codexConfig is the user's own Codex config: the fake provider (its base_url is set per run
@@ -72,7 +72,27 @@ func (h codexHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun 
 	env := w.env(append([]string{"PATH=" + h.path + ":" + basePathList}, o.Env...)...)
 	r := start(t, w.project, env, h.bin, args...)
 	res, got := fake.Result()
-	return hostRun{run: r, Result: res, Got: got, AutoReviews: fake.AutoReviews(), Requests: fake.Requests()}
+	return hostRun{run: r, Result: res, Got: got, AutoReviews: fake.AutoReviews(), Requests: fake.Requests(), Hook: hookStatus(r.out)}
+}
+
+// hookAnswered reports whether Codex saw its hook answer by itself: "Completed" (no verdict,
+// or allow) or "Blocked" (deny) — not "Failed" (a timeout, a crash) and not skipped.
+func hookAnswered(status string) bool { return status == "Completed" || status == "Blocked" }
+
+// hookStatus reads Codex's report of its PermissionRequest hook from its output: it prints
+// "hook: PermissionRequest" when it starts the hook and "hook: PermissionRequest Completed"
+// or "… Failed" when the hook ends.
+func hookStatus(out string) string {
+	status := ""
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "hook: PermissionRequest"); ok {
+			status = strings.TrimSpace(rest)
+			if status == "" {
+				status = "started"
+			}
+		}
+	}
+	return status
 }
 
 // mcpArgs configures one MCP server with -c overrides of [mcp_servers.NAME].

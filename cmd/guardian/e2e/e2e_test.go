@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/guardianhq/guardian/guardian/audit"
 )
 
 // The environment make e2e hands the suite.
@@ -176,6 +180,34 @@ func (w world) codexHome() string { return filepath.Join(w.home, ".codex") }
 // auditLog is where the in-process hook appends its decisions for this world.
 func (w world) auditLog() string {
 	return filepath.Join(w.home, ".local", "state", "guardian", "audit.jsonl")
+}
+
+// audited reads the decisions the in-process hook recorded in the world's audit log: a
+// decision in it proves that guardian's hook ran and decided.
+func (w world) audited(t *testing.T) []audit.Record {
+	t.Helper()
+	f, err := os.Open(w.auditLog())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []audit.Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), audit.MaxRecordBytes)
+	for sc.Scan() {
+		var r audit.Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", w.auditLog(), err)
+		}
+		recs = append(recs, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
 
 // run is one finished process.

@@ -43,6 +43,10 @@ type hostRun struct {
 	Got    bool
 	// AutoReviews counts Codex's own reviewer's requests (always 0 for Claude Code).
 	AutoReviews int
+	// Hook is what Codex said of its PermissionRequest hook: "Completed" (it answered by
+	// itself), "Failed" (it timed out or crashed), "" (it never ran: no hook, or one Codex
+	// does not trust). Claude Code says nothing of its hooks; it is "" there.
+	Hook string
 	// Requests made to the fake model, for failure messages.
 	Requests []string
 }

@@ -76,7 +76,10 @@ type responsesRequest struct {
 	Instructions string            `json:"instructions"`
 	Input        []json.RawMessage `json:"input"`
 	Tools        []struct {
-		Name string `json:"name"`
+		Name  string `json:"name"`
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"` // a namespace's tools
 	} `json:"tools"`
 	Text struct {
 		Format struct {
@@ -131,20 +134,31 @@ func (f *responsesFake) serve(w http.ResponseWriter, r *http.Request) {
 			"content": []any{map[string]any{"type": "output_text", "text": "The tool result came back; the turn is over."}}})
 		return
 	}
-	if !req.offers(f.call.Name) {
+	if !req.offers(f.call) {
 		f.stream(w, map[string]any{"type": "message", "role": "assistant", "id": "msg_e2e_0",
 			"content": []any{map[string]any{"type": "output_text", "text": "ok"}}})
 		return
 	}
 	args, _ := json.Marshal(f.call.Input)
-	f.stream(w, map[string]any{"type": "function_call", "id": "fc_e2e_1", "call_id": fakeCallID, "name": f.call.Name, "arguments": string(args)})
+	item := map[string]any{"type": "function_call", "id": "fc_e2e_1", "call_id": fakeCallID, "name": f.call.Name, "arguments": string(args)}
+	if f.call.Namespace != "" {
+		item["namespace"] = f.call.Namespace
+	}
+	f.stream(w, item)
 }
 
-// offers reports whether the request gives the model the tool named name.
-func (req responsesRequest) offers(name string) bool {
+// offers reports whether the request gives the model the call's tool (in its namespace).
+func (req responsesRequest) offers(c toolCall) bool {
 	for _, t := range req.Tools {
-		if t.Name == name {
+		if c.Namespace == "" && t.Name == c.Name {
 			return true
+		}
+		if c.Namespace != "" && t.Name == c.Namespace {
+			for _, nt := range t.Tools {
+				if nt.Name == c.Name {
+					return true
+				}
+			}
 		}
 	}
 	return false
