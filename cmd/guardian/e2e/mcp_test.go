@@ -38,7 +38,9 @@ func serveMCP(r io.Reader, w io.Writer) int {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	enc := json.NewEncoder(w)
-	reply := func(id json.RawMessage, result any) { _ = enc.Encode(map[string]any{"jsonrpc": "2.0", "id": id, "result": result}) }
+	reply := func(id json.RawMessage, result any) {
+		_ = enc.Encode(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+	}
 	for sc.Scan() {
 		var m rpcMessage
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
