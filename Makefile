@@ -81,7 +81,8 @@ fuzz:
 ## e2e: guardian as the hook of the real Claude Code and Codex (pinned in
 ## cmd/guardian/e2e/testdata/hosts), driven offline by fake model servers inside a
 ## loopback-only network namespace (docs/e2e.md). Needs root (unshare -n), ip, node and npm.
-## The hosts are installed with npm ci once per lockfile under E2E_CACHE.
+## The hosts are installed with npm ci once per lockfile under E2E_CACHE (older installs are
+## removed); E2E_FLAGS passes flags to the test binary, e.g. E2E_FLAGS='-test.run TestFailSafe'.
 E2E_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/guardian-e2e
 E2E_HOSTS := cmd/guardian/e2e/testdata/hosts
 E2E_BIN   := bin/e2e
@@ -91,12 +92,13 @@ e2e:
 	ip=$$(PATH=$$PATH:/usr/sbin:/sbin command -v ip) || { echo "e2e: ip is missing (apt-get install iproute2)"; exit 1; }; \
 	lock=$$(sha256sum $(E2E_HOSTS)/package-lock.json | cut -c1-16); \
 	hosts="$(E2E_CACHE)/hosts-$$lock"; \
-	if [ ! -f "$$hosts/.installed" ]; then \
+	if [ ! -d "$$hosts" ]; then \
 		echo "e2e: installing the pinned hosts into $$hosts (npm ci)"; \
-		rm -rf "$$hosts"; mkdir -p "$$hosts"; \
-		cp $(E2E_HOSTS)/package.json $(E2E_HOSTS)/package-lock.json "$$hosts/"; \
-		(cd "$$hosts" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error); \
-		touch "$$hosts/.installed"; \
+		tmp="$$hosts.tmp.$$$$"; rm -rf "$$tmp"; mkdir -p "$$tmp"; \
+		cp $(E2E_HOSTS)/package.json $(E2E_HOSTS)/package-lock.json "$$tmp/"; \
+		(cd "$$tmp" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || { rm -rf "$$tmp"; exit 1; }; \
+		mv "$$tmp" "$$hosts"; \
+		find "$(E2E_CACHE)" -mindepth 1 -maxdepth 1 -name 'hosts-*' ! -name "hosts-$$lock" -exec rm -rf {} +; \
 	fi; \
 	mkdir -p $(E2E_BIN); bin=$$(cd $(E2E_BIN) && pwd); \
 	$(GO) build -o "$$bin/guardian" ./cmd/guardian; \

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -35,12 +34,9 @@ type toolResult struct {
 // minimal answer. Every request is recorded, so a test can read the tool result the host
 // reported to the model.
 type anthropicFake struct {
+	recorder
 	srv  *httptest.Server
 	call toolCall
-
-	mu       sync.Mutex
-	results  []toolResult
-	requests []string // method and path of every request, for failure messages
 }
 
 // fakeToolUseID is the id of the scripted tool call.
@@ -57,23 +53,6 @@ func newAnthropicFake(t *testing.T, call toolCall) *anthropicFake {
 
 // URL is the base URL for ANTHROPIC_BASE_URL.
 func (f *anthropicFake) URL() string { return f.srv.URL }
-
-// Result is the first tool result the host sent back for the scripted call.
-func (f *anthropicFake) Result() (toolResult, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.results) == 0 {
-		return toolResult{}, false
-	}
-	return f.results[0], true
-}
-
-// Requests lists the requests the host made, for failure messages.
-func (f *anthropicFake) Requests() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.requests...)
-}
 
 // messagesRequest is the part of a Messages API request the fake reads.
 type messagesRequest struct {
@@ -99,9 +78,7 @@ func (f *anthropicFake) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var req messagesRequest
 	_ = json.Unmarshal(body, &req)
-	f.mu.Lock()
-	f.requests = append(f.requests, fmt.Sprintf("%s %s (%d tools: %s)", r.Method, r.URL.Path, len(req.Tools), abbrev(req.toolNames(), 300)))
-	f.mu.Unlock()
+	f.request(fmt.Sprintf("%s %s (%d tools: %s)", r.Method, r.URL.Path, len(req.Tools), abbrev(req.toolNames(), 300)))
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens"):
 		writeJSON(w, map[string]any{"input_tokens": 100})
@@ -112,9 +89,7 @@ func (f *anthropicFake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if res, ok := findToolResult(req); ok {
-		f.mu.Lock()
-		f.results = append(f.results, res)
-		f.mu.Unlock()
+		f.result(res)
 		f.reply(w, req.Stream, "end_turn", textBlock("The tool result came back; the turn is over."))
 		return
 	}

@@ -83,8 +83,7 @@ func TestFailSafe(t *testing.T) {
 		t.Run(h.Name(), func(t *testing.T) {
 			for _, sc := range faultScenarios() {
 				t.Run(sc.name, func(t *testing.T) {
-					w := newWorld(t)
-					h.Prepare(t, w)
+					w := preparedWorld(t, h)
 					f := sc.setup(t, s, h, w)
 					install(t, h, w, f.bin, f.args...)
 					r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: f.env})

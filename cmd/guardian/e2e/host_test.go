@@ -62,3 +62,11 @@ func install(t *testing.T, h host, w world, bin string, args ...string) string {
 	t.Helper()
 	return w.guardianCmd(t, bin, nil, append([]string{"hook", "install", h.Name(), "--write"}, args...)...)
 }
+
+// preparedWorld is a new world holding the host's own config.
+func preparedWorld(t *testing.T, h host) world {
+	t.Helper()
+	w := newWorld(t)
+	h.Prepare(t, w)
+	return w
+}

@@ -18,8 +18,7 @@ func TestMCPCallReachesHook(t *testing.T) {
 	s := need(t)
 	for _, h := range hostsOf(s) {
 		t.Run(h.Name(), func(t *testing.T) {
-			w := newWorld(t)
-			h.Prepare(t, w)
+			w := preparedWorld(t, h)
 			install(t, h, w, s.guardian)
 			r := h.Run(t, w, h.MCPCall("e2e", "touch", map[string]any{"path": w.mark("mcp")}),
 				runOpts{Permissive: true, MCP: []mcpServer{s.touchServer("e2e")}})
@@ -46,8 +45,7 @@ func TestMCPCallReachesHook(t *testing.T) {
 func TestClaudeMatcherMismatch(t *testing.T) {
 	s := need(t)
 	h := claudeHost{bin: s.claude}
-	w := newWorld(t)
-	h.Prepare(t, w)
+	w := preparedWorld(t, h)
 	install(t, h, w, s.guardian)
 	// A bare prefix: Claude Code matches the whole tool name, so this matches no MCP tool.
 	setClaudeMatcher(t, w, "Bash|mcp__e2e")
@@ -111,8 +109,7 @@ func TestCodexTrust(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			w := newWorld(t)
-			h.Prepare(t, w)
+			w := preparedWorld(t, h)
 			install(t, h, w, s.guardian)
 			before := readFile(t, config(w))
 			after := c.edit(before)
@@ -151,8 +148,7 @@ func TestInstallTwice(t *testing.T) {
 	s := need(t)
 	for _, h := range hostsOf(s) {
 		t.Run(h.Name(), func(t *testing.T) {
-			w := newWorld(t)
-			h.Prepare(t, w)
+			w := preparedWorld(t, h)
 			file, userLine := w.claudeSettings(), `"E2E_USER_SETTING": "kept"`
 			if h.Name() == "codex" {
 				file, userLine = filepath.Join(w.codexHome(), "config.toml"), `model_provider = "fake"`

@@ -2,11 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -18,13 +19,10 @@ import (
 // no hook gave a verdict) are answered with a denial and counted, so a test can tell "no
 // verdict" from a hook's deny. Every tool result is recorded.
 type responsesFake struct {
-	srv  *httptest.Server
-	call toolCall
-
-	mu          sync.Mutex
-	results     []toolResult
-	autoReviews int
-	requests    []string
+	recorder
+	srv         *httptest.Server
+	call        toolCall
+	autoReviews atomic.Int64
 }
 
 // fakeCallID is the call_id of the scripted function call.
@@ -46,30 +44,9 @@ func newResponsesFake(t *testing.T, call toolCall) *responsesFake {
 // URL is the provider's base_url (with /v1).
 func (f *responsesFake) URL() string { return f.srv.URL + "/v1" }
 
-// Result is the first function_call_output Codex sent back for the scripted call.
-func (f *responsesFake) Result() (toolResult, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.results) == 0 {
-		return toolResult{}, false
-	}
-	return f.results[0], true
-}
-
 // AutoReviews is how many times Codex's own reviewer was asked: it is asked only when no
 // hook gave a verdict.
-func (f *responsesFake) AutoReviews() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.autoReviews
-}
-
-// Requests lists the requests Codex made, for failure messages.
-func (f *responsesFake) Requests() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.requests...)
-}
+func (f *responsesFake) AutoReviews() int { return int(f.autoReviews.Load()) }
 
 // responsesRequest is the part of a Responses API request the fake reads.
 type responsesRequest struct {
@@ -109,17 +86,17 @@ func (f *responsesFake) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var req responsesRequest
 	_ = json.Unmarshal(body, &req)
-	f.mu.Lock()
-	f.requests = append(f.requests, r.Method+" "+r.URL.Path+" "+string(body))
-	f.mu.Unlock()
+	kind := fmt.Sprintf("%d tools", len(req.Tools))
+	if req.isAutoReview() {
+		kind = "Codex's auto-review"
+	}
+	f.request(fmt.Sprintf("%s %s (%s)", r.Method, r.URL.Path, kind))
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}})
 		return
 	}
 	if req.isAutoReview() {
-		f.mu.Lock()
-		f.autoReviews++
-		f.mu.Unlock()
+		f.autoReviews.Add(1)
 		verdict, _ := json.Marshal(map[string]any{"outcome": "deny", "risk_level": "high", "user_authorization": "unknown",
 			"rationale": autoReviewDenial})
 		f.stream(w, map[string]any{"type": "message", "role": "assistant", "id": "msg_e2e_review",
@@ -127,9 +104,7 @@ func (f *responsesFake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if out, ok := req.output(); ok {
-		f.mu.Lock()
-		f.results = append(f.results, out)
-		f.mu.Unlock()
+		f.result(out)
 		f.stream(w, map[string]any{"type": "message", "role": "assistant", "id": "msg_e2e_1",
 			"content": []any{map[string]any{"type": "output_text", "text": "The tool result came back; the turn is over."}}})
 		return

@@ -66,8 +66,7 @@ func TestCommands(t *testing.T) {
 // command is wrapped to record its own wall time, which is returned too.
 func runGuarded(t *testing.T, s suite, h host, sc commandScenario, timed bool) (hostRun, time.Duration, time.Duration) {
 	t.Helper()
-	w := newWorld(t)
-	h.Prepare(t, w)
+	w := preparedWorld(t, h)
 	times := filepath.Join(w.root, "hook-times")
 	if timed {
 		install(t, h, w, s.guardian, "--command", timedHookCommand(s.guardian, h.Name(), times))
@@ -102,8 +101,7 @@ func runGuarded(t *testing.T, s suite, h host, sc commandScenario, timed bool) (
 // not even a harmless destructive command runs.
 func runUnguarded(t *testing.T, h host, sc commandScenario) hostRun {
 	t.Helper()
-	w := newWorld(t)
-	h.Prepare(t, w)
+	w := preparedWorld(t, h)
 	r := h.Run(t, w, h.Shell(fmt.Sprintf(sc.command, w.mark(sc.name))), runOpts{})
 	want := map[string]outcome{"claude": hostRefused, "codex": noVerdict}[h.Name()]
 	if got := classify(h, r, w.marked(sc.name)); got != want {
