@@ -40,6 +40,7 @@ func (h claudeHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun
 	if len(o.MCP) > 0 {
 		args = append(args, "--strict-mcp-config", "--mcp-config", h.mcpConfig(t, o.MCP))
 	}
+	args = append(args, o.Args...)
 	env := w.env(append([]string{
 		"ANTHROPIC_BASE_URL=" + fake.URL(), "ANTHROPIC_API_KEY=dummy",
 		// Claude Code's background traffic, off (notes/hosts.md).

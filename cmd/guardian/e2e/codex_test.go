@@ -67,7 +67,7 @@ func (h codexHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun 
 	for _, s := range o.MCP {
 		args = append(args, h.mcpArgs(s)...)
 	}
-	args = append(args, "Run the scripted tool call.")
+	args = append(append(args, o.Args...), "Run the scripted tool call.")
 	// The last PATH wins: Codex finds its bundled helpers (rg) first.
 	env := w.env(append([]string{"PATH=" + h.path + ":" + basePathList}, o.Env...)...)
 	r := start(t, w.project, env, h.bin, args...)

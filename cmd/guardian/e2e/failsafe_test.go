@@ -110,3 +110,25 @@ func TestFailSafe(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeFailSafeEveryMode checks that Claude Code honours guardian's fail-safe "ask" in
+// every permission mode, bypassPermissions included: were one mode to run the tool on a
+// hook's ask, every fail-safe reply would fail open there.
+func TestClaudeFailSafeEveryMode(t *testing.T) {
+	s := need(t)
+	h := claudeHost{bin: s.claude}
+	for _, mode := range []string{"default", "acceptEdits", "dontAsk", "bypassPermissions", "auto", "plan"} {
+		t.Run(mode, func(t *testing.T) {
+			w := preparedWorld(t, h)
+			install(t, h, w, s.faults)
+			// IS_SANDBOX lets root use bypassPermissions.
+			r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))),
+				runOpts{Permissive: true, Env: []string{"GUARDIAN_FAULT=decide", "IS_SANDBOX=1"}, Args: []string{"--permission-mode", mode}})
+			got := classify(h, r, w.marked("ran"))
+			t.Logf("--permission-mode %s: %s", mode, got)
+			if got != guardianDenied || !strings.Contains(r.Result.Text, "guardian could not review") {
+				t.Fatalf("outcome %q, want guardian's fail-safe ask to stop the call\n%s", got, r.describe())
+			}
+		})
+	}
+}

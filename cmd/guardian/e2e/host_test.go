@@ -32,6 +32,8 @@ type runOpts struct {
 	Permissive bool
 	// MCP servers the host starts.
 	MCP []mcpServer
+	// Args are extra host arguments (Claude Code: --permission-mode MODE).
+	Args []string
 }
 
 // hostRun is what came of one host run.
