@@ -46,8 +46,7 @@ const fakeToolUseID = "toolu_e2e00000000000000000001"
 func newAnthropicFake(t *testing.T, call toolCall) *anthropicFake {
 	t.Helper()
 	f := &anthropicFake{call: call}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
+	f.srv = serveFake(t, f.serve)
 	return f
 }
 

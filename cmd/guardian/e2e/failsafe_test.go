@@ -12,9 +12,7 @@ import (
 // working guardian allows it — so only the fail-safe reply stands between it and its marker.
 type faultScenario struct {
 	name string
-	// setup breaks the world and returns the guardian binary to install, extra installer
-	// arguments, extra host environment (which the hook inherits), and a check run after
-	// the host.
+	// setup breaks the world and says how to install and run guardian in it.
 	setup func(t *testing.T, s suite, h host, w world) faultSetup
 	// reason is a piece of the fail-safe text Claude Code reports to the model.
 	reason string
@@ -22,12 +20,14 @@ type faultScenario struct {
 
 // faultSetup is how a fault scenario installs and runs guardian.
 type faultSetup struct {
-	bin   string
-	args  []string
-	env   []string
-	after func(t *testing.T)
+	bin   string             // the guardian binary to install as the hook
+	args  []string           // extra arguments for guardian hook install
+	env   []string           // extra host environment, which the hook inherits
+	after func(t *testing.T) // a check after the host ran, or nil
 }
 
+// faultScenarios are the ways guardian can break as a hook that the hosts must survive
+// without running the call: the failures docs/hooks.md lists under "Failing safe".
 func faultScenarios() []faultScenario {
 	return []faultScenario{
 		{"panic", func(t *testing.T, s suite, h host, w world) faultSetup {

@@ -1,6 +1,19 @@
 package e2e
 
-import "sync"
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// serveFake serves a fake's handler on 127.0.0.1 until the test ends.
+func serveFake(t *testing.T, handler http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	return srv
+}
 
 // recorder keeps what a fake model server saw, for the test to read after the host exits:
 // a line for every request, and the tool results the host sent back for the scripted call.

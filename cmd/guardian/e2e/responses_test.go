@@ -36,8 +36,7 @@ const autoReviewDenial = "scripted auto-review denies"
 func newResponsesFake(t *testing.T, call toolCall) *responsesFake {
 	t.Helper()
 	f := &responsesFake{call: call}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
+	f.srv = serveFake(t, f.serve)
 	return f
 }
 
