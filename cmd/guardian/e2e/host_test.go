@@ -46,8 +46,9 @@ type hostRun struct {
 	// AutoReviews counts Codex's own reviewer's requests (always 0 for Claude Code).
 	AutoReviews int
 	// Hook is what Codex said of its PermissionRequest hook: "Completed" (it answered by
-	// itself), "Failed" (it timed out or crashed), "" (it never ran: no hook, or one Codex
-	// does not trust). Claude Code says nothing of its hooks; it is "" there.
+	// itself: allow or no verdict), "Blocked" (it denied), "Failed" (it timed out or
+	// crashed), "" (it never ran: no hook, or one Codex does not trust). Claude Code says
+	// nothing of its hooks; it is "" there.
 	Hook string
 	// Requests made to the fake model, for failure messages.
 	Requests []string
