@@ -6,7 +6,7 @@ LOADTIME ?= 5s
 LOADCOUNT ?= 3
 BIN      ?= bin/guardian
 
-.PHONY: all build test fmt-check vet test-race rules-test eval bench load lint run fuzz clean
+.PHONY: all build test fmt-check vet test-race rules-test eval bench load lint run fuzz e2e clean
 
 all: build
 
@@ -77,6 +77,36 @@ fuzz:
 		done; \
 	done; \
 	if [ $$found = 0 ]; then echo "fuzz: no fuzz targets found"; fi
+
+## e2e: guardian as the hook of the real Claude Code and Codex (pinned in
+## cmd/guardian/e2e/testdata/hosts), driven offline by fake model servers inside a
+## loopback-only network namespace (docs/e2e.md). Needs root (unshare -n), ip, node and npm.
+## The hosts are installed with npm ci once per lockfile under E2E_CACHE (older installs are
+## removed); E2E_FLAGS passes flags to the test binary, e.g. E2E_FLAGS='-test.run TestFailSafe'.
+E2E_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/guardian-e2e
+E2E_HOSTS := cmd/guardian/e2e/testdata/hosts
+E2E_BIN   := bin/e2e
+e2e:
+	@set -e; \
+	for tool in npm unshare; do command -v $$tool >/dev/null || { echo "e2e: $$tool is missing (install it: apt-get install nodejs npm util-linux)"; exit 1; }; done; \
+	ip=$$(PATH=$$PATH:/usr/sbin:/sbin command -v ip) || { echo "e2e: ip is missing (apt-get install iproute2)"; exit 1; }; \
+	lock=$$(sha256sum $(E2E_HOSTS)/package-lock.json | cut -c1-16); \
+	hosts="$(E2E_CACHE)/hosts-$$lock"; \
+	if [ ! -d "$$hosts" ]; then \
+		echo "e2e: installing the pinned hosts into $$hosts (npm ci)"; \
+		tmp="$$hosts.tmp.$$$$"; rm -rf "$$tmp"; mkdir -p "$$tmp"; \
+		cp $(E2E_HOSTS)/package.json $(E2E_HOSTS)/package-lock.json "$$tmp/"; \
+		(cd "$$tmp" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || { rm -rf "$$tmp"; exit 1; }; \
+		mv "$$tmp" "$$hosts"; \
+		find "$(E2E_CACHE)" -mindepth 1 -maxdepth 1 -name 'hosts-*' ! -name "hosts-$$lock" -exec rm -rf {} +; \
+	fi; \
+	mkdir -p $(E2E_BIN); bin=$$(cd $(E2E_BIN) && pwd); \
+	$(GO) build -o "$$bin/guardian" ./cmd/guardian; \
+	$(GO) build -tags guardian_faults -o "$$bin/guardian-faults" ./cmd/guardian; \
+	$(GO) test -c -o "$$bin/e2e.test" ./cmd/guardian/e2e; \
+	cd cmd/guardian/e2e && GUARDIAN_E2E=1 GUARDIAN_E2E_HOSTS="$$hosts" \
+		GUARDIAN_E2E_BIN="$$bin/guardian" GUARDIAN_E2E_FAULTS="$$bin/guardian-faults" \
+		unshare -n sh -c '"$$1" link set lo up && exec "$$2" -test.v -test.timeout 4m $$3' e2e "$$ip" "$$bin/e2e.test" "$(E2E_FLAGS)"
 
 clean:
 	rm -rf bin

@@ -166,6 +166,7 @@ func failsafeResult(why string) guardian.Result {
 // hookDecide is how a hook decides: through a reachable guardian serve, else in-process.
 func (a *app) hookDecide(cmd *cobra.Command) hook.DecideFunc {
 	return func(ctx context.Context, c hook.Call) (guardian.Result, error) {
+		a.injectFault("decide")
 		d, done, err := a.decider(ctx, cmd, *c.Request)
 		if err != nil {
 			return guardian.Result{}, err
