@@ -109,8 +109,8 @@ const failsafeAuditBudget = time.Second
 // auditFailsafe records a fail-safe reply in the audit log, so that the log says what the host
 // was told even when no review finished. It is best effort and bounded: a call that could not
 // be parsed has no request to record, and when the config or the log is what failed, the
-// record cannot be written either — then stderr says so. The abandoned review, if it finishes
-// in the meantime, cannot add a record of its own: its context is already cancelled.
+// record cannot be written either — then stderr says so. The abandoned in-process review
+// does not record a decision it reaches after the deadline (see localDecider).
 func (a *app) auditFailsafe(cmd *cobra.Command, r hook.Reply) {
 	if r.Call == nil || r.Call.Request == nil {
 		return
@@ -206,7 +206,16 @@ func (a *app) localDecider(cmd *cobra.Command, req guardian.Request) (guardian.D
 	if err != nil {
 		return nil, nil, err
 	}
-	audited := guardian.Audited(p, log, time.Now)
+	// A result that comes after the hook's deadline is not recorded: the host has already
+	// been given the fail-safe answer, which auditFailsafe records instead.
+	inTime := guardian.DeciderFunc(func(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
+		res, err := p.Decide(ctx, req, c)
+		if err == nil && ctx.Err() != nil {
+			return guardian.Result{}, fmt.Errorf("decided after the hook's deadline: %w", ctx.Err())
+		}
+		return res, err
+	})
+	audited := guardian.Audited(inTime, log, time.Now)
 	d := guardian.DeciderFunc(func(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
 		res, err := audited.Decide(ctx, req, c)
 		if err != nil {

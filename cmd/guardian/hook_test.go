@@ -268,6 +268,30 @@ func wantFailsafeRecord(t *testing.T, env map[string]string, why string) {
 	}
 }
 
+// TestHookInProcessPastDeadline: an in-process review whose model outlives the hook's deadline
+// gives the fail-safe ask, and the audit log holds that ask alone — not also the review's own
+// late result, which the host never saw.
+func TestHookInProcessPastDeadline(t *testing.T) {
+	env := hookEnv(t)
+	release := make(chan struct{})
+	stalls := http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	model := httptest.NewServer(stalls)
+	defer model.Close()
+	defer close(release) // before Close, which waits for the handler
+	env["GUARDIAN_MODEL_BASE_URL"], env["GUARDIAN_MODEL"], env["GUARDIAN_API_KEY"] = model.URL+"/v1", "m", "k"
+	payload := `{"session_id":"s1","cwd":"/home/dev/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"frobnicate --all"},"tool_use_id":"t"}`
+	code, decision, reason := runHookPayload(t, payload, env, "--deadline", "200ms")
+	if code != 0 || decision != "ask" || !strings.Contains(reason, "deadline") {
+		t.Fatalf("exit %d, %s %q; want the fail-safe ask after the deadline", code, decision, reason)
+	}
+	wantFailsafeRecord(t, env, "deadline")
+}
+
 // TestHookBreakerStateShared: in-process hooks share the model breaker through the state
 // file — after enough failures a later process skips the model (status breaker_open).
 func TestHookBreakerStateShared(t *testing.T) {

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // faultScenario breaks guardian one way while it is a host's hook. The call is benign — a
@@ -16,6 +19,9 @@ type faultScenario struct {
 	setup func(t *testing.T, s suite, h host, w world) faultSetup
 	// reason is a piece of the fail-safe text Claude Code reports to the model.
 	reason string
+	// audited says the fail-safe answer must be in the audit log (status failsafe): every
+	// fault but those where the config or the payload itself is what broke.
+	audited bool
 }
 
 // faultSetup is how a fault scenario installs and runs guardian.
@@ -33,16 +39,16 @@ func faultScenarios() []faultScenario {
 		{"panic", func(t *testing.T, s suite, h host, w world) faultSetup {
 			// guardian-faults panics as the hook starts to decide (fault.go).
 			return faultSetup{bin: s.faults, env: []string{"GUARDIAN_FAULT=decide"}}
-		}, "internal error (panic)"},
+		}, "internal error (panic)", true},
 		{"bad-config", func(t *testing.T, s suite, h host, w world) faultSetup {
 			writeFile(t, filepath.Join(w.home, ".config", "guardian", "config.toml"), "[review]\ndeadline = \"4 seconds\"\n")
 			return faultSetup{bin: s.guardian}
-		}, "config.toml"},
+		}, "config.toml", false},
 		{"unreadable-stdin", func(t *testing.T, s suite, h host, w world) faultSetup {
 			// The hook's stdin is a directory: every read fails.
 			cmd := fmt.Sprintf("%s hook %s --deadline 10s < /", s.guardian, h.Name())
 			return faultSetup{bin: s.guardian, args: []string{"--command", cmd}}
-		}, "read the hook payload from stdin"},
+		}, "read the hook payload from stdin", false},
 		{"reviewer-deadline", func(t *testing.T, s suite, h host, w world) faultSetup {
 			// The rules leave every medium request to the model, which never answers; the
 			// hook's deadline (2 s, from --timeout 7) passes long before the review's.
@@ -55,10 +61,10 @@ func faultScenarios() []faultScenario {
 						t.Errorf("the review never reached the stalling model: the scenario did not test the deadline")
 					}
 				}}
-		}, "no decision within the hook deadline of 2s"},
+		}, "no decision within the hook deadline of 2s", true},
 		{"serve-down", func(t *testing.T, s suite, h host, w world) faultSetup {
 			return faultSetup{bin: s.guardian, env: []string{"GUARDIAN_URL=http://" + closedPort(t)}}
-		}, "guardian serve is unreachable"},
+		}, "guardian serve is unreachable", true},
 	}
 }
 
@@ -104,6 +110,12 @@ func TestFailSafe(t *testing.T) {
 					}
 					if f.after != nil {
 						f.after(t)
+					}
+					if sc.audited {
+						recs := w.audited(t)
+						if len(recs) != 1 || recs[0].Status != guardian.StatusFailsafe || recs[0].Decision != riskmodel.Ask {
+							t.Errorf("audit log holds %d record(s) %+v, want the one fail-safe ask the host was given", len(recs), recs)
+						}
 					}
 				})
 			}
