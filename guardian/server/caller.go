@@ -24,12 +24,7 @@ const DefaultCallerHost = "http"
 // callerFrom reads the caller headers. They are untrusted and end up in the audit log and the
 // server's log, so control characters are dropped and each value is capped.
 func callerFrom(h http.Header) guardian.Caller {
-	c := guardian.Caller{
-		Host:    sanitize(h.Get(HeaderHost), MaxCallerField),
-		Session: sanitize(h.Get(HeaderSession), MaxCallerField),
-		Turn:    sanitize(h.Get(HeaderTurn), MaxCallerField),
-		Agent:   sanitize(h.Get(HeaderAgent), MaxCallerField),
-	}
+	c := CleanCaller(guardian.Caller{Host: h.Get(HeaderHost), Session: h.Get(HeaderSession), Turn: h.Get(HeaderTurn), Agent: h.Get(HeaderAgent)})
 	if c.Host == "" {
 		c.Host = DefaultCallerHost
 	}
@@ -45,4 +40,15 @@ func setCaller(h http.Header, c guardian.Caller) {
 			h.Set(f.name, v)
 		}
 	}
+}
+
+// CleanCaller returns c with control characters and invalid UTF-8 dropped from every field,
+// surrounding space trimmed and each field capped at MaxCallerField bytes. A caller's fields
+// come from the agent host (headers here, an MCP client's name in the proxy) and end up in the
+// audit log and in log lines, so every entry point cleans them the same way.
+func CleanCaller(c guardian.Caller) guardian.Caller {
+	for _, f := range []*string{&c.Host, &c.Session, &c.Turn, &c.Agent} {
+		*f = sanitize(*f, MaxCallerField)
+	}
+	return c
 }
