@@ -1,0 +1,110 @@
+package mcp
+
+import (
+	"context"
+	"sync"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// call is one tools/call forwarded to an upstream, from the moment the host sends it until
+// the upstream's result is returned. It outlives a single downstream request when the host
+// speaks protocol 2026-07-28: each question to the host ends that request with an
+// input_required result, and the host's retry resumes the same call.
+//
+// The upstream side (gate, forwarding, elicitations from the upstream) runs on the call's own
+// goroutine and context; the downstream side (drive) is the only code that talks to the host
+// about the call. Questions for the host travel from one to the other through asks.
+type call struct {
+	seq  uint64 // start order: the oldest in-flight call wins when routing by session
+	up   *upstream
+	tool string // the tool's name at the upstream
+	host hostInfo
+
+	ctx    context.Context // the upstream side's context; cancelled when the call ends
+	cancel context.CancelFunc
+	asks   chan *hostAsk   // questions for the host, read by drive
+	done   chan callResult // the final result, buffered: the goroutine never blocks on it
+
+	mu sync.Mutex
+	// round is the downstream request currently driving the call (nil between the rounds of
+	// a multi round-trip exchange), and roundToken its progress token: progress notifications
+	// from the upstream are relayed to it.
+	round      context.Context
+	roundToken mcpgo.ProgressToken
+}
+
+// callResult is how a call ended.
+type callResult struct {
+	res *mcpgo.CallToolResult
+	err error
+}
+
+// hostAsk is one question for the host: an elicitation and where its answer goes (nil: the
+// host cancelled, failed or could not be asked).
+type hostAsk struct {
+	params mcpgo.ElicitationParams
+	reply  chan *mcpgo.ElicitationResult // buffered: the answering side never blocks
+}
+
+// ask puts params to the call's host and waits for the answer; nil when the host cannot be
+// asked (it declared no elicitation capability), cancels, fails, or when ctx or the call ends
+// first.
+func (c *call) ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult {
+	if !c.host.canElicit {
+		return nil
+	}
+	a := &hostAsk{params: params, reply: make(chan *mcpgo.ElicitationResult, 1)}
+	select {
+	case c.asks <- a:
+	case <-ctx.Done():
+		return nil
+	case <-c.ctx.Done():
+		return nil
+	}
+	select {
+	case r := <-a.reply:
+		return r
+	case <-ctx.Done():
+		return nil
+	case <-c.ctx.Done():
+		return nil
+	}
+}
+
+// attach makes ctx, a downstream request with progress token tok, the call's current round.
+func (c *call) attach(ctx context.Context, tok mcpgo.ProgressToken) {
+	c.mu.Lock()
+	c.round, c.roundToken = ctx, tok
+	c.mu.Unlock()
+}
+
+// detach ends the round of ctx, if it is still the current one.
+func (c *call) detach(ctx context.Context) {
+	c.mu.Lock()
+	if c.round == ctx {
+		c.round, c.roundToken = nil, nil
+	}
+	c.mu.Unlock()
+}
+
+// currentRound returns the downstream request driving the call and its progress token.
+func (c *call) currentRound() (context.Context, mcpgo.ProgressToken) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.round, c.roundToken
+}
+
+// callKey is the context key under which the upstream side of a call carries it, so that an
+// elicitation arriving on that context (multi round-trip, HTTP legacy, in-process) is routed
+// to its call.
+type callKey struct{}
+
+func withCall(ctx context.Context, c *call) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+func callFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
