@@ -23,7 +23,8 @@ type call struct {
 
 	ctx    context.Context // the upstream side's context; cancelled when the call ends
 	cancel context.CancelFunc
-	asks   chan *hostAsk   // questions for the host, read by drive
+	asks   chan *hostAsk   // questions about this call for the host, read by drive
+	line   *sessionLine    // questions for the call's session, read by drive too
 	done   chan callResult // the final result, buffered: the goroutine never blocks on it
 
 	mu sync.Mutex
@@ -47,19 +48,25 @@ type hostAsk struct {
 	reply  chan *mcpgo.ElicitationResult // buffered: the answering side never blocks
 }
 
-// ask puts params to the call's host and waits for the answer; nil when the host cannot be
-// asked (it declared no elicitation capability), cancels, fails, or when ctx or the call ends
-// first.
+// ask puts params to the call's host about this very call and waits for the answer; nil when
+// the host cannot be asked (it declared no elicitation capability), cancels, fails, or when
+// ctx or the call ends first.
 func (c *call) ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult {
 	if !c.host.canElicit {
 		return nil
 	}
+	return put(ctx, c.ctx, c.asks, params)
+}
+
+// put sends a question down asks and waits for its answer, giving up (nil) when ctx or life
+// ends first.
+func put(ctx, life context.Context, asks chan<- *hostAsk, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult {
 	a := &hostAsk{params: params, reply: make(chan *mcpgo.ElicitationResult, 1)}
 	select {
-	case c.asks <- a:
+	case asks <- a:
 	case <-ctx.Done():
 		return nil
-	case <-c.ctx.Done():
+	case <-life.Done():
 		return nil
 	}
 	select {
@@ -67,9 +74,31 @@ func (c *call) ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.E
 		return r
 	case <-ctx.Done():
 		return nil
-	case <-c.ctx.Done():
+	case <-life.Done():
 		return nil
 	}
+}
+
+// sessionLine carries the questions that can be tied to a downstream session but not to one
+// of its calls (an elicitation from a legacy stdio upstream while several calls of the same
+// session are in flight there). Whichever of the session's calls is being driven puts the
+// question to the host — the same host whichever call carries it — and the answer goes back
+// to the upstream's own request. It lives while the session has calls in flight to the
+// upstream; a question still waiting when the last one ends is cancelled.
+type sessionLine struct {
+	asks   chan *hostAsk
+	ctx    context.Context
+	cancel context.CancelFunc
+	calls  int
+	host   hostInfo // the host of the session's first call, for the audit's caller
+}
+
+// ask puts params to the session's host and waits for the answer (nil: as for call.ask).
+func (l *sessionLine) ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult {
+	if !l.host.canElicit {
+		return nil
+	}
+	return put(ctx, l.ctx, l.asks, params)
 }
 
 // attach makes ctx, a downstream request with progress token tok, the call's current round.

@@ -119,20 +119,31 @@ func (p *Proxy) drive(ctx context.Context, c *call, tok mcpgo.ProgressToken) (*m
 			if modern {
 				return p.park(c, a), nil
 			}
-			res, err := p.srv.RequestElicitation(ctx, mcpgo.ElicitationRequest{
-				Request: mcpgo.Request{Method: string(mcpgo.MethodElicitationCreate)},
-				Params:  a.params,
-			})
-			if err != nil {
-				p.log.Warn("the host did not answer an elicitation", "upstream", c.up.name, "tool", c.tool, "err", err)
-				res = nil
+			a.reply <- p.askLegacy(ctx, c, a)
+		case a := <-c.line.asks:
+			if modern {
+				return p.park(c, a), nil
 			}
-			a.reply <- res
+			a.reply <- p.askLegacy(ctx, c, a)
 		case <-ctx.Done():
 			c.cancel()
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// askLegacy puts a question to a host before protocol 2026-07-28: an elicitation/create
+// request on the session of the request driving c. nil when the host fails to answer.
+func (p *Proxy) askLegacy(ctx context.Context, c *call, a *hostAsk) *mcpgo.ElicitationResult {
+	res, err := p.srv.RequestElicitation(ctx, mcpgo.ElicitationRequest{
+		Request: mcpgo.Request{Method: string(mcpgo.MethodElicitationCreate)},
+		Params:  a.params,
+	})
+	if err != nil {
+		p.log.Warn("the host did not answer an elicitation", "upstream", c.up.name, "tool", c.tool, "err", err)
+		return nil
+	}
+	return res
 }
 
 // parkedAsk is a question handed to a 2026-07-28 host, waiting for its retry.

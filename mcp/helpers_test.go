@@ -228,12 +228,17 @@ func hostOpts(era []client.ClientOption, h *host) []client.ClientOption {
 	return opts
 }
 
+// toolRequest is a tools/call of name with args.
+func toolRequest(name string, args map[string]any) mcpgo.CallToolRequest {
+	var req mcpgo.CallToolRequest
+	req.Params.Name, req.Params.Arguments = name, args
+	return req
+}
+
 // callTool calls name with args and returns the result.
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) *mcpgo.CallToolResult {
 	t.Helper()
-	var req mcpgo.CallToolRequest
-	req.Params.Name, req.Params.Arguments = name, args
-	res, err := c.CallTool(context.Background(), req)
+	res, err := c.CallTool(context.Background(), toolRequest(name, args))
 	if err != nil {
 		t.Fatalf("call %s: %v", name, err)
 	}

@@ -179,6 +179,12 @@ func (p *Proxy) Close() error {
 		}
 	}
 	p.cancel()
+	p.parkMu.Lock()
+	for state, pa := range p.parked {
+		pa.timer.Stop()
+		delete(p.parked, state)
+	}
+	p.parkMu.Unlock()
 	p.wg.Wait()
 	return errors.Join(errs...)
 }

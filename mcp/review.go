@@ -25,12 +25,12 @@ func (p *Proxy) elicit(ctx context.Context, u *upstream, params []byte) (json.Ra
 		p.log.Warn("unreadable elicitation from upstream", "upstream", u.name, "err", err)
 		return cancelResult(), nil
 	}
-	c, how := u.route(ctx, e)
+	to, how := u.route(ctx, e)
 	ctx, span := p.tel.startElicitation(ctx, u.name, e.family, how)
 	defer span.End()
-	res, outcome := p.answer(ctx, u, e, c)
+	res, outcome := p.answer(ctx, u, e, to)
 	p.tel.endElicitation(ctx, span, u.name, e.family, outcome)
-	if c == nil && outcome == outcomeNoHost {
+	if to == nil && outcome == outcomeNoHost {
 		p.log.Warn("elicitation not shown to any host: no downstream call it can be tied to", "upstream", u.name, "routing", how)
 	}
 	return res, nil
@@ -47,12 +47,12 @@ const (
 )
 
 // answer decides one elicitation: review it when it opted in, then answer it or ask the host.
-func (p *Proxy) answer(ctx context.Context, u *upstream, e *elicitation, c *call) (json.RawMessage, string) {
+func (p *Proxy) answer(ctx context.Context, u *upstream, e *elicitation, to asker) (json.RawMessage, string) {
 	switch {
 	case e.family == familyPlain:
-		return p.askHost(ctx, c, e, "", nil)
+		return p.askHost(ctx, to, e, "", nil)
 	case e.problem != "":
-		return p.askHost(ctx, c, e, notCheckable+e.problem, nil)
+		return p.askHost(ctx, to, e, notCheckable+e.problem, nil)
 	}
 	req := guardian.ExecRequest(e.exec)
 	if e.family == familyApproval {
@@ -64,13 +64,13 @@ func (p *Proxy) answer(ctx context.Context, u *upstream, e *elicitation, c *call
 		req = guardian.MCPRequest(m)
 	}
 	caller := guardian.Caller{Host: CallerHost}
-	if c != nil {
-		caller = c.host.caller()
+	if to != nil {
+		caller = to.hostInfo().caller()
 	}
 	res, err := p.decider.Decide(ctx, req, caller)
 	if err != nil {
 		p.log.Warn("elicitation review failed; asking the host", "upstream", u.name, "err", err)
-		return p.askHost(ctx, c, e, notCheckable+"the review failed: "+clip(err.Error(), 300), nil)
+		return p.askHost(ctx, to, e, notCheckable+"the review failed: "+clip(err.Error(), 300), nil)
 	}
 	switch res.Decision {
 	case riskmodel.Allow:
@@ -78,22 +78,23 @@ func (p *Proxy) answer(ctx context.Context, u *upstream, e *elicitation, c *call
 	case riskmodel.Deny:
 		return denyResult(e.family, res), outcomeDeny
 	}
-	return p.askHost(ctx, c, e, hook.Reason(res), map[string]any{metaAssessment: assessmentMeta(res)})
+	return p.askHost(ctx, to, e, hook.Reason(res), map[string]any{metaAssessment: assessmentMeta(res)})
 }
 
-// askHost forwards e to the host of call c, with note appended to its message and extra added
-// to its _meta, and turns the answer into the upstream's result. Without a call (nothing to
-// tie the elicitation to) or a host that can be asked, the result is cancel (Codex: abort).
-func (p *Proxy) askHost(ctx context.Context, c *call, e *elicitation, note string, extra map[string]any) (json.RawMessage, string) {
-	if c == nil || !c.host.canElicit {
+// askHost forwards e to the host behind to, with note appended to its message and extra added
+// to its _meta, and turns the answer into the upstream's result. Without a host to ask (the
+// elicitation cannot be tied to one, or it cannot take elicitations) the result is cancel
+// (Codex: abort).
+func (p *Proxy) askHost(ctx context.Context, to asker, e *elicitation, note string, extra map[string]any) (json.RawMessage, string) {
+	if to == nil || !to.hostInfo().canElicit {
 		return hostAnswer(e.family, nil), outcomeNoHost
 	}
 	params, err := e.forward(note, extra)
 	if err != nil {
-		p.log.Warn("elicitation not forwarded to the host", "upstream", c.up.name, "err", err)
+		p.log.Warn("elicitation not forwarded to the host", "err", err)
 		return hostAnswer(e.family, nil), outcomeNoHost
 	}
-	r := c.ask(ctx, params)
+	r := to.ask(ctx, params)
 	outcome := outcomeHostCancel
 	if r != nil {
 		switch r.Action {

@@ -119,8 +119,9 @@ type upstream struct {
 
 	mu        sync.Mutex
 	inflight  map[*call]struct{}
-	byID      map[string]*call // JSON-RPC id of a forwarded tools/call → its call
-	byToken   map[string]*call // progress token sent upstream → its call
+	byID      map[string]*call        // JSON-RPC id of a forwarded tools/call → its call
+	byToken   map[string]*call        // progress token sent upstream → its call
+	lines     map[string]*sessionLine // downstream session → its line (sessions with calls in flight)
 	tools     map[string]mcpgo.Tool
 	prompts   []string // downstream names registered for this upstream
 	resources []string
@@ -504,22 +505,41 @@ func (u *upstream) relayProgress(params map[string]any) {
 
 // ---- in-flight calls -------------------------------------------------------------------------
 
-// track registers a call as in flight until the returned function is called.
+// track registers a call as in flight, on its session's line, until the returned function
+// is called.
 func (u *upstream) track(c *call, token string) func() {
 	u.mu.Lock()
 	if u.inflight == nil {
-		u.inflight, u.byID, u.byToken = map[*call]struct{}{}, map[string]*call{}, map[string]*call{}
+		u.inflight, u.byToken, u.lines = map[*call]struct{}{}, map[string]*call{}, map[string]*sessionLine{}
 	}
 	u.inflight[c] = struct{}{}
 	if token != "" {
 		u.byToken[token] = c
 	}
+	// A request without a session (stateless HTTP on protocol 2026-07-28) is a session of its
+	// own: nothing says two of them come from the same host.
+	key := "session:" + c.host.session
+	if c.host.session == "" {
+		key = fmt.Sprintf("call:%d", c.seq)
+	}
+	line := u.lines[key]
+	if line == nil {
+		line = &sessionLine{asks: make(chan *hostAsk), host: c.host}
+		line.ctx, line.cancel = context.WithCancel(u.p.ctx)
+		u.lines[key] = line
+	}
+	line.calls++
+	c.line = line
 	u.mu.Unlock()
 	return func() {
 		u.mu.Lock()
 		delete(u.inflight, c)
 		if token != "" {
 			delete(u.byToken, token)
+		}
+		if line.calls--; line.calls == 0 {
+			line.cancel()
+			delete(u.lines, key)
 		}
 		u.mu.Unlock()
 	}
@@ -540,18 +560,28 @@ func (u *upstream) finishedCall(id string) {
 	u.mu.Unlock()
 }
 
-// route finds the call an elicitation from this upstream belongs to, and says how it was
-// found. In order:
+// asker is where a question about an upstream's elicitation goes: the call it belongs to, or
+// the line of the one downstream session it can belong to.
+type asker interface {
+	ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult
+	hostInfo() hostInfo
+}
+
+func (c *call) hostInfo() hostInfo        { return c.host }
+func (l *sessionLine) hostInfo() hostInfo { return l.host }
+
+// route finds where an elicitation from this upstream belongs, and says how it was found. In
+// order:
 //
-//  1. the context it arrived on carries the call (multi round-trip upstreams, legacy HTTP
-//     upstreams answering on the call's own stream, in-process upstreams);
+//  1. the context it arrived on carries its call (multi round-trip upstreams, legacy HTTP
+//     upstreams that send it on the call's own stream, in-process upstreams);
 //  2. Codex's codex_mcp_tool_call_id names the JSON-RPC id of a forwarded tools/call;
-//  3. every call in flight to this upstream comes from one downstream session: the oldest of
-//     them, so the question reaches the right host even if not the very call that caused it.
+//  3. every call in flight to this upstream comes from one downstream session: that session's
+//     line, so the question reaches the one host it can be about.
 //
-// Otherwise (no call in flight, or calls from several sessions) there is no call: the
-// elicitation is never shown to a host that may not be the one it is about.
-func (u *upstream) route(ctx context.Context, e *elicitation) (*call, string) {
+// Otherwise (no call in flight, or calls from several sessions) nil: the elicitation is never
+// shown to a host it may not be about.
+func (u *upstream) route(ctx context.Context, e *elicitation) (asker, string) {
 	if c := callFrom(ctx); c != nil && c.up == u {
 		return c, "context"
 	}
@@ -562,19 +592,15 @@ func (u *upstream) route(ctx context.Context, e *elicitation) (*call, string) {
 			return c, "tool_call_id"
 		}
 	}
-	var oldest *call
-	for c := range u.inflight {
-		if oldest != nil && c.host.session != oldest.host.session {
-			return nil, "ambiguous"
-		}
-		if oldest == nil || c.seq < oldest.seq {
-			oldest = c
-		}
-	}
-	if oldest == nil {
+	switch len(u.lines) {
+	case 0:
 		return nil, "no_call"
+	case 1:
+		for _, l := range u.lines {
+			return l, "session"
+		}
 	}
-	return oldest, "session"
+	return nil, "ambiguous"
 }
 
 // mrtrElicitation receives the elicitations of a 2026-07-28 upstream, which arrive inside an
