@@ -187,33 +187,45 @@ func connectStdio(t *testing.T, p *Proxy, opts ...client.ClientOption) *client.C
 		<-done
 		_ = c.Close()
 	})
-	initClient(t, c)
+	initClient(t, c, "test-host")
 	return c
 }
 
 // connectHTTP serves p over streamable HTTP and returns an initialized client.
 func connectHTTP(t *testing.T, p *Proxy, opts ...client.ClientOption) *client.Client {
 	t.Helper()
+	return connectHTTPAs(t, p, "test-host", opts...)
+}
+
+// connectHTTPAs is connectHTTP for a host that calls itself name.
+func connectHTTPAs(t *testing.T, p *Proxy, name string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	return connectHTTPWith(t, p, name, nil, opts...)
+}
+
+// connectHTTPWith is connectHTTPAs with transport options.
+func connectHTTPWith(t *testing.T, p *Proxy, name string, topts []transport.StreamableHTTPCOption, opts ...client.ClientOption) *client.Client {
+	t.Helper()
 	ts := httptest.NewServer(p.Handler())
 	t.Cleanup(ts.Close)
-	tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
+	tr, err := transport.NewStreamableHTTP(ts.URL+"/mcp", topts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := client.NewClient(tr, opts...)
 	t.Cleanup(func() { _ = c.Close() })
-	initClient(t, c)
+	initClient(t, c, name)
 	return c
 }
 
-func initClient(t *testing.T, c *client.Client) {
+func initClient(t *testing.T, c *client.Client, name string) {
 	t.Helper()
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "test-host", Version: "1.0"}
+	init.Params.ClientInfo = mcpgo.Implementation{Name: name, Version: "1.0"}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
