@@ -59,6 +59,9 @@ type Config struct {
 	Prompt PromptConfig
 	// Audit is where and how decisions are recorded ([audit]); only the user config sets it.
 	Audit AuditConfig
+	// MCP lists the upstream servers of guardian mcp-proxy ([[mcp.upstream]]); only the user
+	// config sets it.
+	MCP MCPConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -136,6 +139,7 @@ func LoadConfig(file string) (Config, error) {
 	pf.review.apply(&c.Review)
 	c.Prompt = pf.prompt
 	pf.audit.apply(&c.Audit)
+	c.MCP = pf.mcp
 	return c, nil
 }
 
@@ -232,6 +236,7 @@ type fileConfig struct {
 	Review          *fileReview     `toml:"review"`
 	Prompt          *filePrompt     `toml:"prompt"`
 	Audit           *fileAudit      `toml:"audit"`
+	MCP             *fileMCP        `toml:"mcp"`
 }
 
 type fileRule struct {
@@ -439,7 +444,8 @@ var configSchema = func() []schemaKey {
 		}
 	}
 	s = append(s, modelSchema...)
-	return append(s, auditSchema...)
+	s = append(s, auditSchema...)
+	return append(s, mcpSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -454,7 +460,7 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker", "audit":
+		"review.denials_breaker", "review.model_breaker", "audit", "mcp", "mcp.upstream":
 		return true
 	}
 	return false
@@ -480,6 +486,8 @@ func tableTitle(table string) string {
 		return "the top level"
 	case "rule":
 		return "[[rule]]"
+	case "mcp.upstream":
+		return "[[mcp.upstream]]"
 	}
 	return "[" + table + "]"
 }
@@ -507,6 +515,7 @@ type parsedFile struct {
 	review          reviewSettings // the [review] keys the file sets
 	prompt          PromptConfig
 	audit           AuditConfig // the [audit] keys the file sets
+	mcp             MCPConfig   // the [[mcp.upstream]] tables
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][5]*cfgDecision
 }
@@ -740,6 +749,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateReview()
 	pf.validatePrompt()
 	pf.validateAudit()
+	pf.validateMCP()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -1668,6 +1678,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		Review:          c.Review,
 		Prompt:          c.Prompt,
 		Audit:           c.Audit,
+		MCP:             c.MCP.clone(),
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
 	if c.Model != nil {
@@ -1693,6 +1704,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		pf.add("trusted_projects", fmt.Sprintf("only the user config may list trusted projects, so that a repository cannot vouch for itself; list them in %s", c.userConfigPath()))
 	}
 	c.refuseProjectAudit(pf)
+	c.refuseProjectMCP(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {
 		if trusted {

@@ -9,19 +9,22 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/guardianhq/guardian/guardian"
 )
 
 // Upstream describes one MCP server behind the proxy: a command started as a subprocess and
 // spoken to over its stdin and stdout, or a streamable-HTTP URL.
 type Upstream struct {
 	// Name identifies the upstream in tool-name prefixes (NAME__tool, with several upstreams),
-	// reviews (the MCP request's server) and logs. Letters, digits, ".", "_" and "-".
+	// reviews (the MCP request's server) and logs (see guardian.CheckMCPUpstreamName).
 	Name string
 	// Command is the argv of a stdio upstream; its stderr goes to the proxy's.
 	Command []string
@@ -38,12 +41,10 @@ type Upstream struct {
 	ProtocolVersion string
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 // Validate checks the description and says how to fix it.
 func (u Upstream) Validate() error {
-	if !nameRE.MatchString(u.Name) {
-		return fmt.Errorf("upstream name %q: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", u.Name)
+	if err := guardian.CheckMCPUpstreamName(u.Name); err != nil {
+		return err
 	}
 	switch {
 	case len(u.Command) > 0 && u.URL != "":
@@ -90,10 +91,7 @@ func DefaultName(command []string, rawURL string) string {
 			n = u.Hostname()
 		}
 	}
-	n = regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(n, "-")
-	for len(n) > 0 && !nameRE.MatchString(n[:1]) {
-		n = n[1:]
-	}
+	n = strings.TrimLeft(regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(n, "-"), "._-")
 	if len(n) > 64 {
 		n = n[:64]
 	}
