@@ -121,7 +121,7 @@ func (pf *parsedFile) validateMCP() {
 		case hasCmd && (len(f.Command) == 0 || strings.TrimSpace(f.Command[0]) == ""):
 			pf.add(up+".command", `the command's program is missing; write the server's argv, e.g. command = ["npx", "-y", "@modelcontextprotocol/server-github"]`)
 		case hasURL:
-			if err := checkMCPURL(*f.URL); err != nil {
+			if err := CheckMCPURL(*f.URL); err != nil {
 				pf.addAt(up+".url", pf.ix.valuePos(up+".url"), err.Error())
 			} else {
 				u.URL = *f.URL
@@ -164,8 +164,10 @@ func (pf *parsedFile) validateMCP() {
 	}
 }
 
-// checkMCPURL accepts absolute http(s) URLs with a host and no credentials.
-func checkMCPURL(s string) error {
+// CheckMCPURL says what is wrong with the URL of a streamable-HTTP MCP server, if anything:
+// it must be absolute, http or https, with a host and without credentials (a token belongs in
+// an environment variable, not in a URL that ends up in configs and logs).
+func CheckMCPURL(s string) error {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
@@ -207,5 +209,9 @@ func (c Config) refuseProjectMCP(pf *parsedFile) {
 	if pf.fc.MCP == nil {
 		return
 	}
-	pf.add("mcp", fmt.Sprintf("[mcp] starts MCP servers and puts them in front of the agent, so only the user config may set it (a repository, trusted or not, must not choose what runs); set it in %s", c.userConfigPath()))
+	where := "mcp"
+	if len(pf.fc.MCP.Upstreams) > 0 {
+		where = "mcp.upstream[0]" // its [[mcp.upstream]] header
+	}
+	pf.addAt("mcp", pf.ix.find(where), fmt.Sprintf("[mcp] starts MCP servers and puts them in front of the agent, so only the user config may set it (a repository, trusted or not, must not choose what runs); set it in %s", c.userConfigPath()))
 }

@@ -91,7 +91,7 @@ func TestProjectMayNotSetMCP(t *testing.T) {
 			user.TrustedProjects = []string{dir}
 		}
 		_, err := user.WithProject(dir)
-		if err == nil || !strings.Contains(err.Error(), `key "mcp": [mcp] starts MCP servers`) || !strings.Contains(err.Error(), ":1:") {
+		if err == nil || !strings.Contains(err.Error(), `key "mcp": [mcp] starts MCP servers`) || !strings.Contains(err.Error(), ".guardian.toml:1:3: ") {
 			t.Errorf("trusted=%v: WithProject = %v, want the refusal located at line 1", trusted, err)
 		}
 	}

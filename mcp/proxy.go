@@ -42,10 +42,11 @@ type Proxy struct {
 	stderr  io.Writer
 	version string
 
-	ctx    context.Context // the proxy's lifetime: upstream transports and calls end with it
-	cancel context.CancelFunc
-	wg     sync.WaitGroup // call and re-sync goroutines
-	seq    atomic.Uint64
+	ctx     context.Context // the proxy's lifetime: upstream transports and calls end with it
+	cancel  context.CancelFunc
+	closing atomic.Bool    // Close has begun: upstream streams ending is expected
+	wg      sync.WaitGroup // call and re-sync goroutines
+	seq     atomic.Uint64
 
 	parkMu sync.Mutex
 	parked map[string]*parkedAsk // request state → a question waiting for a 2026-07-28 host's retry
@@ -170,6 +171,7 @@ func (p *Proxy) Handler() http.Handler {
 // Close stops every upstream (a subprocess gets its stdin closed, then SIGTERM, then SIGKILL),
 // cancels the calls in flight and waits for them to end.
 func (p *Proxy) Close() error {
+	p.closing.Store(true)
 	var errs []error
 	for _, u := range p.ups {
 		if u.client != nil {

@@ -55,26 +55,12 @@ func (u Upstream) Validate() error {
 		return fmt.Errorf("upstream %s: the command's program is empty", u.Name)
 	}
 	if u.URL != "" {
-		if err := checkURL(u.URL); err != nil {
+		if err := guardian.CheckMCPURL(u.URL); err != nil {
 			return fmt.Errorf("upstream %s: %w", u.Name, err)
 		}
 	}
 	if u.ProtocolVersion != "" && !mcpgo.IsValidProtocolVersion(u.ProtocolVersion) {
 		return fmt.Errorf("upstream %s: unknown protocol version %q (known: %v)", u.Name, u.ProtocolVersion, mcpgo.ValidProtocolVersions)
-	}
-	return nil
-}
-
-// checkURL accepts absolute http(s) URLs with a host.
-func checkURL(s string) error {
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		return fmt.Errorf("invalid URL %q: %w", s, err)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("URL %q must start with http:// or https://, e.g. http://127.0.0.1:8080/mcp", s)
-	case u.Host == "":
-		return fmt.Errorf("URL %q has no host, e.g. http://127.0.0.1:8080/mcp", s)
 	}
 	return nil
 }
@@ -154,7 +140,9 @@ func (u *upstream) connect(ctx context.Context) error {
 			ResourcesListChanged: u.caps.Resources != nil && u.caps.Resources.ListChanged,
 		}
 		if _, err := c.ListenAsync(u.p.ctx, filter, func(err error) {
-			u.p.log.Warn("upstream list-changed stream ended", "upstream", u.name, "err", err)
+			if !u.p.closing.Load() {
+				u.p.log.Warn("upstream list-changed stream ended", "upstream", u.name, "err", err)
+			}
 		}); err != nil {
 			u.p.log.Warn("upstream list-changed notifications unavailable", "upstream", u.name, "err", err)
 		}
