@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -41,41 +42,78 @@ type callResult struct {
 	err error
 }
 
-// hostAsk is one question for the host: an elicitation and where its answer goes (nil: the
-// host cancelled, failed or could not be asked).
-type hostAsk struct {
+// question is what the proxy puts to a host: typed params, and the top-level params they
+// cannot hold (mcp-go's ElicitationParams know only message, requestedSchema, mode, url and
+// elicitationId), which a stdio host gets as they came.
+type question struct {
 	params mcpgo.ElicitationParams
-	reply  chan *mcpgo.ElicitationResult // buffered: the answering side never blocks
+	top    map[string]json.RawMessage
+	// topInMeta carries top in the _meta where the transport cannot send it as is (an exec
+	// approval's codex_* must reach the host somehow); otherwise it is dropped there.
+	topInMeta bool
 }
 
-// ask puts params to the call's host about this very call and waits for the answer; nil when
-// the host cannot be asked (it declared no elicitation capability), cancels, fails, or when
-// ctx or the call ends first.
-func (c *call) ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult {
-	if !c.host.canElicit {
-		return nil
+// typed returns the params to send where top-level extras cannot travel.
+func (q question) typed() mcpgo.ElicitationParams {
+	p := q.params
+	if !q.topInMeta || len(q.top) == 0 {
+		return p
 	}
-	return put(ctx, c.ctx, c.asks, params)
+	fields := map[string]any{}
+	if p.Meta != nil {
+		for k, v := range p.Meta.AdditionalFields {
+			fields[k] = v
+		}
+	}
+	for k, v := range q.top {
+		fields[k] = v
+	}
+	p.Meta = &mcpgo.Meta{AdditionalFields: fields}
+	return p
 }
 
-// put sends a question down asks and waits for its answer, giving up (nil) when ctx or life
-// ends first.
-func put(ctx, life context.Context, asks chan<- *hostAsk, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult {
-	a := &hostAsk{params: params, reply: make(chan *mcpgo.ElicitationResult, 1)}
+// hostAsk is one question for the host and where its answer goes.
+type hostAsk struct {
+	q     question
+	reply chan hostReply // buffered: the answering side never blocks
+}
+
+// hostReply is the host's answer to a question: nil res when the host cancelled, failed or
+// could not be asked; raw is the result exactly as the host sent it, when the transport lets
+// the proxy see it (a stdio host).
+type hostReply struct {
+	res *mcpgo.ElicitationResult
+	raw json.RawMessage
+}
+
+// ask puts a question to the call's host about this very call and waits for the answer;
+// no answer (a zero hostReply) when the host cannot be asked (it declared no elicitation
+// capability), cancels, fails, or when ctx or the call ends first.
+func (c *call) ask(ctx context.Context, q question) hostReply {
+	if !c.host.canElicit {
+		return hostReply{}
+	}
+	return put(ctx, c.ctx, c.asks, q)
+}
+
+// put sends a question down asks and waits for its answer, giving up when ctx or life ends
+// first.
+func put(ctx, life context.Context, asks chan<- *hostAsk, q question) hostReply {
+	a := &hostAsk{q: q, reply: make(chan hostReply, 1)}
 	select {
 	case asks <- a:
 	case <-ctx.Done():
-		return nil
+		return hostReply{}
 	case <-life.Done():
-		return nil
+		return hostReply{}
 	}
 	select {
 	case r := <-a.reply:
 		return r
 	case <-ctx.Done():
-		return nil
+		return hostReply{}
 	case <-life.Done():
-		return nil
+		return hostReply{}
 	}
 }
 
@@ -93,12 +131,12 @@ type sessionLine struct {
 	host   hostInfo // the host of the session's first call, for the audit's caller
 }
 
-// ask puts params to the session's host and waits for the answer (nil: as for call.ask).
-func (l *sessionLine) ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult {
+// ask puts a question to the session's host and waits for the answer (as call.ask).
+func (l *sessionLine) ask(ctx context.Context, q question) hostReply {
 	if !l.host.canElicit {
-		return nil
+		return hostReply{}
 	}
-	return put(ctx, l.ctx, l.asks, params)
+	return put(ctx, l.ctx, l.asks, q)
 }
 
 // attach makes ctx, a downstream request with progress token tok, the call's current round.

@@ -44,12 +44,11 @@ const (
 	requestTypeApprove = "approval_request"
 	approvalKindMCP    = "mcp_tool_call"
 
-	paramElicitation  = "codex_elicitation"
-	elicitationExec   = "exec-approval"
-	paramCommand      = "codex_command"
-	paramCwd          = "codex_cwd"
-	paramToolCallID   = "codex_mcp_tool_call_id"
-	codexParamsPrefix = "codex_"
+	paramElicitation = "codex_elicitation"
+	elicitationExec  = "exec-approval"
+	paramCommand     = "codex_command"
+	paramCwd         = "codex_cwd"
+	paramToolCallID  = "codex_mcp_tool_call_id"
 )
 
 // The keys guardian adds to what it sends: in results to the upstream and in the _meta of
@@ -186,11 +185,11 @@ func (e *elicitation) readApproval() string {
 	return ""
 }
 
-// forward returns the elicitation as it is sent to the host: the original params, with note
-// (when not empty) appended to the message after a blank line and the extra keys added to the
-// _meta. Codex's top-level codex_* params cannot travel as top-level params through mcp-go's
-// typed server API, so they are carried in the _meta under their own names (see docs/mcp.md).
-func (e *elicitation) forward(note string, extra map[string]any) (mcpgo.ElicitationParams, error) {
+// forward returns the elicitation as it is put to the host: the original params, with note
+// (when not empty) appended to the message after a blank line and meta added to the _meta,
+// and every other top-level param as it came (an exec approval's codex_* and threadId; see
+// question for where they can travel).
+func (e *elicitation) forward(note string, meta map[string]any) (question, error) {
 	var p mcpgo.ElicitationParams
 	p.Message = e.message
 	if note != "" {
@@ -199,7 +198,7 @@ func (e *elicitation) forward(note string, extra map[string]any) (mcpgo.Elicitat
 	for key, dst := range map[string]*string{"mode": &p.Mode, "elicitationId": &p.ElicitationID, "url": &p.URL} {
 		if raw, ok := e.raw[key]; ok {
 			if err := json.Unmarshal(raw, dst); err != nil {
-				return p, fmt.Errorf("elicitation param %q is not a string", key)
+				return question{}, fmt.Errorf("elicitation param %q is not a string", key)
 			}
 		}
 	}
@@ -210,47 +209,58 @@ func (e *elicitation) forward(note string, extra map[string]any) (mcpgo.Elicitat
 	for k, v := range e.meta {
 		fields[k] = v
 	}
-	if e.family == familyExec {
-		for k, v := range e.raw {
-			if strings.HasPrefix(k, codexParamsPrefix) {
-				fields[k] = v
-			}
-		}
-	}
-	for k, v := range extra {
+	for k, v := range meta {
 		fields[k] = v
 	}
 	if len(fields) > 0 || e.meta != nil {
 		p.Meta = &mcpgo.Meta{AdditionalFields: fields}
 	}
-	if err := p.Validate(); err != nil {
-		return p, fmt.Errorf("the elicitation cannot be forwarded: %w", err)
+	var extra map[string]json.RawMessage
+	for k, v := range e.raw {
+		switch k {
+		case "_meta", "message", "requestedSchema", "mode", "elicitationId", "url":
+		default:
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[k] = v
+		}
 	}
-	return p, nil
+	if err := p.Validate(); err != nil {
+		return question{}, fmt.Errorf("the elicitation cannot be forwarded: %w", err)
+	}
+	return question{params: p, top: extra, topInMeta: e.family == familyExec}, nil
 }
 
 // ---- what goes back to the upstream ----------------------------------------------------------
 
-// hostAnswer turns the host's answer (nil: cancelled, failed or never asked) into the result
-// for the upstream: the answer as given for an MCP elicitation ({"action":"cancel"} when there
-// is none), Codex's decision for an exec approval.
-func hostAnswer(f family, res *mcpgo.ElicitationResult) json.RawMessage {
+// hostAnswer turns the host's answer into the result for the upstream: the answer as given
+// for an MCP elicitation ({"action":"cancel"} when there is none); for an exec approval the
+// host's own {"decision": …} when it gave one, else its action mapped to Codex's decision
+// (accept → approved, decline → denied, anything else → abort).
+func hostAnswer(f family, r hostReply) json.RawMessage {
 	if f == familyExec {
-		d := "abort"
-		if res != nil {
-			switch res.Action {
+		var d struct {
+			Decision json.RawMessage `json:"decision"`
+		}
+		if len(r.raw) > 0 && json.Unmarshal(r.raw, &d) == nil && len(d.Decision) > 0 && !isNull(d.Decision) {
+			return r.raw
+		}
+		decision := "abort"
+		if r.res != nil {
+			switch r.res.Action {
 			case mcpgo.ElicitationResponseActionAccept:
-				d = "approved"
+				decision = "approved"
 			case mcpgo.ElicitationResponseActionDecline:
-				d = "denied"
+				decision = "denied"
 			}
 		}
-		return execDecision(d)
+		return execDecision(decision)
 	}
-	if res == nil || res.Action == "" {
+	if r.res == nil || r.res.Action == "" {
 		return cancelResult()
 	}
-	b, err := json.Marshal(res)
+	b, err := json.Marshal(r.res)
 	if err != nil {
 		return cancelResult()
 	}

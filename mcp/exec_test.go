@@ -55,12 +55,21 @@ func TestExecApproval(t *testing.T) {
 						if !strings.HasPrefix(msg, "Allow Codex to run `git push origin feature` in `/tmp/work`?\n\nguardian: ") || !strings.Contains(msg, "[risk: medium") {
 							t.Errorf("host message = %q", msg)
 						}
-						// Every codex_* param travels, in the _meta (see docs/mcp.md).
+						// Every codex_* param travels: at the top level to a stdio host before
+						// 2026-07-28 (TestExecApprovalRawStdioHost reads them there; mcp-go's
+						// typed client drops them), in the _meta elsewhere (see docs/mcp.md).
 						f := q[0].Meta.AdditionalFields
-						for _, k := range []string{"codex_elicitation", "codex_command", "codex_cwd", "codex_call_id", "codex_event_id", "codex_mcp_tool_call_id", "codex_parsed_cmd", "guardian/assessment"} {
-							if _, ok := f[k]; !ok {
-								t.Errorf("host _meta lacks %s: %v", k, f)
+						if _, ok := f["guardian/assessment"]; !ok {
+							t.Errorf("host _meta lacks guardian/assessment: %v", f)
+						}
+						inMeta := !(dk.name == "stdio" && !era.modern)
+						for _, k := range []string{"codex_elicitation", "codex_command", "codex_cwd", "codex_call_id", "codex_event_id", "codex_mcp_tool_call_id", "codex_parsed_cmd", "threadId"} {
+							if _, ok := f[k]; ok != inMeta {
+								t.Errorf("host _meta has %s: %v, want %v", k, ok, inMeta)
 							}
+						}
+						if _, ok := f[rawRefKey]; ok {
+							t.Errorf("the host saw %s", rawRefKey)
 						}
 					})
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -133,17 +134,36 @@ func (p *Proxy) drive(ctx context.Context, c *call, tok mcpgo.ProgressToken) (*m
 }
 
 // askLegacy puts a question to a host before protocol 2026-07-28: an elicitation/create
-// request on the session of the request driving c. nil when the host fails to answer.
-func (p *Proxy) askLegacy(ctx context.Context, c *call, a *hostAsk) *mcpgo.ElicitationResult {
+// request on the session of the request driving c. A stdio host gets the question's
+// top-level params as they came and its raw answer is kept. No answer when the host fails to
+// give one.
+func (p *Proxy) askLegacy(ctx context.Context, c *call, a *hostAsk) hostReply {
+	params, ref, raw := a.q.typed(), "", stdioRawFrom(ctx)
+	if raw != nil && len(a.q.top) > 0 {
+		ref = randomState()
+		raw.register(ref, a.q.top)
+		params = a.q.params
+		fields := map[string]any{rawRefKey: ref}
+		if params.Meta != nil {
+			for k, v := range params.Meta.AdditionalFields {
+				fields[k] = v
+			}
+		}
+		params.Meta = &mcpgo.Meta{AdditionalFields: fields}
+	}
 	res, err := p.srv.RequestElicitation(ctx, mcpgo.ElicitationRequest{
 		Request: mcpgo.Request{Method: string(mcpgo.MethodElicitationCreate)},
-		Params:  a.params,
+		Params:  params,
 	})
+	var got json.RawMessage
+	if ref != "" {
+		got = raw.take(ref)
+	}
 	if err != nil {
 		p.log.Warn("the host did not answer an elicitation", "upstream", c.up.name, "tool", c.tool, "err", err)
-		return nil
+		return hostReply{}
 	}
-	return res
+	return hostReply{res: res, raw: got}
 }
 
 // parkedAsk is a question handed to a 2026-07-28 host, waiting for its retry.
@@ -163,12 +183,12 @@ func (p *Proxy) park(c *call, a *hostAsk) *mcpgo.CallToolResult {
 	p.parked[state] = pa
 	pa.timer = time.AfterFunc(p.opts.inputTimeout, func() {
 		if p.unpark(state) != nil {
-			a.reply <- nil
+			a.reply <- hostReply{}
 			c.cancel()
 		}
 	})
 	p.parkMu.Unlock()
-	return server.NewInputRequestBuilder(state).Elicit(inputID, a.params).ToolResult()
+	return server.NewInputRequestBuilder(state).Elicit(inputID, a.q.typed()).ToolResult()
 }
 
 // unpark removes and returns the parked question of state, nil when there is none.
@@ -188,7 +208,7 @@ func (p *Proxy) resume(state string, responses mcpgo.InputResponses) (*call, err
 		return nil, errors.New("guardian: this retry's request state is unknown or expired (the question timed out or was answered); call the tool again")
 	}
 	pa.timer.Stop()
-	pa.a.reply <- server.ElicitationResponse(responses, inputID)
+	pa.a.reply <- hostReply{res: server.ElicitationResponse(responses, inputID)}
 	return pa.c, nil
 }
 

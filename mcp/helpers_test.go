@@ -44,7 +44,8 @@ func stdioUpstream(name, args string) Upstream {
 	if err != nil {
 		panic(err)
 	}
-	return Upstream{Name: name, Command: []string{exe}, Env: []string{envFixture + "=" + args}}
+	// With -race a process sleeps a second before it exits (GORACE atexit_sleep_ms): not here.
+	return Upstream{Name: name, Command: []string{exe}, Env: []string{envFixture + "=" + args, "GORACE=atexit_sleep_ms=0"}}
 }
 
 // httpUpstream serves the tools fixture over streamable HTTP; legacy restricts it to the

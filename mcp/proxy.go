@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -156,10 +157,12 @@ func (p *Proxy) Server() *server.MCPServer { return p.srv }
 // ServeStdio serves the downstream host over r and w (the process's stdin and stdout) until r
 // ends or ctx is cancelled. mcp-go allows one stdio downstream per process.
 func (p *Proxy) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	raw := newRawStdio()
 	s := server.NewStdioServer(p.srv)
 	server.WithWorkerPoolSize(stdioWorkers)(s)
+	server.WithStdioContextFunc(func(ctx context.Context) context.Context { return withStdioRaw(ctx, raw) })(s)
 	s.SetErrorLogger(log.New(slogWriter{p.log}, "", 0))
-	return s.Listen(ctx, r, w)
+	return s.Listen(ctx, &rawReader{r: raw, in: bufio.NewReader(r)}, rawWriter{r: raw, w: w})
 }
 
 // Handler serves the downstream host over streamable HTTP (mount it at /mcp). Authentication

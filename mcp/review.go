@@ -87,17 +87,17 @@ func (p *Proxy) answer(ctx context.Context, u *upstream, e *elicitation, to aske
 // (Codex: abort).
 func (p *Proxy) askHost(ctx context.Context, to asker, e *elicitation, note string, extra map[string]any) (json.RawMessage, string) {
 	if to == nil || !to.hostInfo().canElicit {
-		return hostAnswer(e.family, nil), outcomeNoHost
+		return hostAnswer(e.family, hostReply{}), outcomeNoHost
 	}
-	params, err := e.forward(note, extra)
+	q, err := e.forward(note, extra)
 	if err != nil {
 		p.log.Warn("elicitation not forwarded to the host", "err", err)
-		return hostAnswer(e.family, nil), outcomeNoHost
+		return hostAnswer(e.family, hostReply{}), outcomeNoHost
 	}
-	r := to.ask(ctx, params)
+	r := to.ask(ctx, q)
 	outcome := outcomeHostCancel
-	if r != nil {
-		switch r.Action {
+	if r.res != nil {
+		switch r.res.Action {
 		case mcpgo.ElicitationResponseActionAccept:
 			outcome = outcomeHostAccept
 		case mcpgo.ElicitationResponseActionDecline:
@@ -213,7 +213,7 @@ func (p *Proxy) gate(ctx context.Context, c *call, req mcpgo.CallToolRequest) *m
 			"guardian/request": "tool_call",
 		}},
 	}
-	r := c.ask(ctx, params)
+	r := c.ask(ctx, question{params: params}).res
 	if r != nil && r.Action == mcpgo.ElicitationResponseActionAccept {
 		p.tel.endGate(span, outcomeHostAccept)
 		return nil

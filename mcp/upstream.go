@@ -549,7 +549,7 @@ func (u *upstream) finishedCall(id string) {
 // asker is where a question about an upstream's elicitation goes: the call it belongs to, or
 // the line of the one downstream session it can belong to.
 type asker interface {
-	ask(ctx context.Context, params mcpgo.ElicitationParams) *mcpgo.ElicitationResult
+	ask(ctx context.Context, q question) hostReply
 	hostInfo() hostInfo
 }
 

@@ -33,7 +33,9 @@ func proxyEnv(t testing.TB, dir string) []string {
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		return strings.HasPrefix(kv, "GUARDIAN_") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=")
 	})
-	return append(env, "GUARDIAN_AUDIT_LOG="+filepath.Join(dir, "audit.jsonl"), "XDG_CONFIG_HOME="+filepath.Join(dir, ".config"))
+	// With -race a process sleeps a second before it exits (GORACE atexit_sleep_ms), which
+	// would make every shutdown here look slow.
+	return append(env, "GUARDIAN_AUDIT_LOG="+filepath.Join(dir, "audit.jsonl"), "XDG_CONFIG_HOME="+filepath.Join(dir, ".config"), "GORACE=atexit_sleep_ms=0")
 }
 
 // writeConfig writes a user config into dir and returns its path.
