@@ -248,6 +248,14 @@ func TestTwoUpstreamsArePrefixed(t *testing.T) {
 	if err != nil || len(ps.Prompts) != 2 {
 		t.Fatalf("prompts: %v %+v", err, ps)
 	}
+	// Both offer fixture://readme: served once, by the first.
+	rs, err := c.ListResources(context.Background(), mcpgo.ListResourcesRequest{})
+	if err != nil || len(rs.Resources) != 1 || rs.Resources[0].URI != "fixture://readme" {
+		t.Fatalf("resources: %v %+v", err, rs)
+	}
+	if !p.ups[0].offersResource("fixture://readme") || p.ups[1].offersResource("fixture://readme") {
+		t.Error("fixture://readme is not served by the first upstream")
+	}
 	if got := text(t, callTool(t, c, "alpha__echo", map[string]any{"message": "a"})); got != "a" {
 		t.Errorf("alpha__echo = %q", got)
 	}

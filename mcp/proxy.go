@@ -194,6 +194,19 @@ func (p *Proxy) Close() error {
 	return errors.Join(errs...)
 }
 
+// offeredBefore reports whether an upstream listed before u serves the resource uri.
+func (p *Proxy) offeredBefore(u *upstream, uri string) bool {
+	for _, o := range p.ups {
+		if o == u {
+			return false
+		}
+		if o.offersResource(uri) {
+			return true
+		}
+	}
+	return false
+}
+
 // setTemplates registers the resource templates of every upstream (mcp-go can only replace
 // the whole set).
 func (p *Proxy) setTemplates() {

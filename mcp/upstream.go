@@ -319,7 +319,8 @@ func (u *upstream) tool(name string) (mcpgo.Tool, bool) {
 }
 
 // syncResources lists the upstream's resources and resource templates and (re-)registers
-// them. URIs are not renamed: with several upstreams, the first to offer a URI serves it.
+// them. URIs are not renamed: with several upstreams, the first (in order) to offer a URI
+// serves it.
 func (u *upstream) syncResources(ctx context.Context) error {
 	if u.caps.Resources == nil {
 		return nil
@@ -333,6 +334,9 @@ func (u *upstream) syncResources(ctx context.Context) error {
 	var served []server.ServerResource
 	var uris []string
 	for _, r := range rs.Resources {
+		if u.p.offeredBefore(u, r.URI) {
+			continue
+		}
 		served = append(served, server.ServerResource{Resource: r, Handler: u.readResource})
 		uris = append(uris, r.URI)
 	}
@@ -356,6 +360,13 @@ func (u *upstream) syncResources(ctx context.Context) error {
 	}
 	u.p.setTemplates()
 	return nil
+}
+
+// offersResource reports whether this upstream serves uri.
+func (u *upstream) offersResource(uri string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return slices.Contains(u.resources, uri)
 }
 
 // resourceTemplates returns the templates registered for this upstream.
