@@ -1250,16 +1250,23 @@ func (u *cfgURL) UnmarshalText(b []byte) error {
 }
 
 func checkBaseURL(s string) error {
+	return checkHTTPURL(s, "base URL", "the API root", "http://127.0.0.1:11434/v1", "put the key in the environment variable named by api_key_env")
+}
+
+// checkHTTPURL accepts absolute http(s) URLs with a host and without credentials. The
+// messages name the URL as what, say to write whatToWrite like example, and end a refusal of
+// credentials with credsFix.
+func checkHTTPURL(s, what, whatToWrite, example, credsFix string) error {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("invalid base URL %q: %v; write the API root, e.g. \"http://127.0.0.1:11434/v1\"", s, err)
+		return fmt.Errorf("invalid %s %q: %v; write %s, e.g. %q", what, s, err, whatToWrite, example)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("base URL %q must start with http:// or https://, e.g. \"http://127.0.0.1:11434/v1\"", s)
+		return fmt.Errorf("%s %q must start with http:// or https://, e.g. %q", what, s, example)
 	case u.Host == "":
-		return fmt.Errorf("base URL %q has no host; write it in full, e.g. \"http://127.0.0.1:11434/v1\"", s)
+		return fmt.Errorf("%s %q has no host; write it in full, e.g. %q", what, s, example)
 	case u.User != nil:
-		return fmt.Errorf("base URL %q carries credentials; remove them and put the key in the environment variable named by api_key_env", u.Redacted())
+		return fmt.Errorf("%s %q carries credentials; remove them and %s", what, u.Redacted(), credsFix)
 	}
 	return nil
 }

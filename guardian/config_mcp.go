@@ -2,7 +2,6 @@ package guardian
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -168,18 +167,7 @@ func (pf *parsedFile) validateMCP() {
 // it must be absolute, http or https, with a host and without credentials (a token belongs in
 // an environment variable, not in a URL that ends up in configs and logs).
 func CheckMCPURL(s string) error {
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		return fmt.Errorf("invalid URL %q: %v; write the server's endpoint, e.g. \"http://127.0.0.1:8080/mcp\"", s, err)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("URL %q must start with http:// or https://, e.g. \"http://127.0.0.1:8080/mcp\"", s)
-	case u.Host == "":
-		return fmt.Errorf("URL %q has no host; write it in full, e.g. \"http://127.0.0.1:8080/mcp\"", s)
-	case u.User != nil:
-		return fmt.Errorf("URL %q carries credentials; remove them and name the variable holding the token with bearer_token_env", u.Redacted())
-	}
-	return nil
+	return checkHTTPURL(s, "URL", "the server's endpoint", "http://127.0.0.1:8080/mcp", "name the variable holding the token with bearer_token_env")
 }
 
 // clone returns a copy of c sharing nothing with it.

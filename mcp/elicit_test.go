@@ -215,9 +215,7 @@ func TestElicitationReview(t *testing.T) {
 					}
 					for _, tc := range elicitCases {
 						t.Run(tc.name, func(t *testing.T) {
-							h.mu.Lock()
-							h.asked, h.answer = nil, tc.answer
-							h.mu.Unlock()
+							h.expect(tc.answer)
 							args := map[string]any{"message": askMessage, "meta": tc.meta}
 							if tc.schema != nil {
 								args["schema"] = tc.schema

@@ -89,7 +89,7 @@ type elicitation struct {
 func parseElicitation(params []byte) (*elicitation, error) {
 	e := &elicitation{}
 	if err := json.Unmarshal(params, &e.raw); err != nil || e.raw == nil {
-		return nil, fmt.Errorf("elicitation/create params are not a JSON object: %s", clip(string(params), 80))
+		return nil, fmt.Errorf("elicitation/create params are not a JSON object: %s", clip(riskmodel.RedactSecrets(string(params)), 80))
 	}
 	if m, ok := e.raw["message"]; ok {
 		_ = json.Unmarshal(m, &e.message)

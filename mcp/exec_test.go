@@ -37,9 +37,7 @@ func TestExecApproval(t *testing.T) {
 				c := dk.connect(t, p, hostOpts(era.opts, h)...)
 				for _, tc := range cases {
 					t.Run(tc.name, func(t *testing.T) {
-						h.mu.Lock()
-						h.asked, h.answer = nil, tc.answer
-						h.mu.Unlock()
+						h.expect(tc.answer)
 						res := callTool(t, c, fixture.CodexTool, map[string]any{"command": tc.command, "cwd": "/tmp/work"})
 						if got := text(t, res); got != tc.want {
 							t.Errorf("Codex read %s, want %s", got, tc.want)

@@ -41,9 +41,7 @@ func TestGate(t *testing.T) {
 				c := dk.connect(t, p, hostOpts(era.opts, h)...)
 				for _, tc := range cases {
 					t.Run(tc.name, func(t *testing.T) {
-						h.mu.Lock()
-						h.asked, h.answer = nil, tc.answer
-						h.mu.Unlock()
+						h.expect(tc.answer)
 						res := callTool(t, c, tc.tool, tc.args)
 						got := text(t, res)
 						refused := strings.HasPrefix(tc.want, "guardian denied")

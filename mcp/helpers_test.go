@@ -142,6 +142,13 @@ func (h *host) Elicit(_ context.Context, req mcpgo.ElicitationRequest) (*mcpgo.E
 	return answer(req.Params)
 }
 
+// expect forgets the questions asked so far and answers the next ones with answer.
+func (h *host) expect(answer func(mcpgo.ElicitationParams) (*mcpgo.ElicitationResult, error)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.asked, h.answer = nil, answer
+}
+
 func (h *host) questions() []mcpgo.ElicitationParams {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -101,6 +102,9 @@ type upstream struct {
 
 	syncMu sync.Mutex // one list re-sync at a time
 
+	acked   chan struct{} // closed when a 2026-07-28 upstream acknowledges subscriptions/listen
+	ackOnce sync.Once
+
 	mu        sync.Mutex
 	inflight  map[*call]struct{}
 	byID      map[string]*call        // JSON-RPC id of a forwarded tools/call → its call
@@ -129,25 +133,50 @@ func (u *upstream) connect(ctx context.Context) error {
 		}
 	}
 	u.client = c
+	u.acked = make(chan struct{})
 	c.OnNotification(u.onNotification)
 	if err := u.syncAll(ctx); err != nil {
 		return err
 	}
 	if u.modern && u.wantsListChanged() {
-		filter := mcpgo.SubscriptionFilter{
-			ToolsListChanged:     u.caps.Tools != nil && u.caps.Tools.ListChanged,
-			PromptsListChanged:   u.caps.Prompts != nil && u.caps.Prompts.ListChanged,
-			ResourcesListChanged: u.caps.Resources != nil && u.caps.Resources.ListChanged,
-		}
-		if _, err := c.ListenAsync(u.p.ctx, filter, func(err error) {
-			if !u.p.closing.Load() {
-				u.p.log.Warn("upstream list-changed stream ended", "upstream", u.name, "err", err)
-			}
-		}); err != nil {
-			u.p.log.Warn("upstream list-changed notifications unavailable", "upstream", u.name, "err", err)
-		}
+		return u.listen(ctx)
 	}
 	return nil
+}
+
+// listenAckTimeout bounds the wait for a 2026-07-28 upstream to acknowledge the list-changed
+// subscription; without the acknowledgement the proxy goes on, warned that changes made in
+// the meantime may be missed.
+const listenAckTimeout = 10 * time.Second
+
+// listen subscribes to a 2026-07-28 upstream's list-changed notifications (subscriptions/
+// listen; earlier versions send them unasked). Changes made before the subscription is
+// acknowledged would be lost, so the lists are synced once more after it.
+func (u *upstream) listen(ctx context.Context) error {
+	filter := mcpgo.SubscriptionFilter{
+		ToolsListChanged:     u.caps.Tools != nil && u.caps.Tools.ListChanged,
+		PromptsListChanged:   u.caps.Prompts != nil && u.caps.Prompts.ListChanged,
+		ResourcesListChanged: u.caps.Resources != nil && u.caps.Resources.ListChanged,
+	}
+	if _, err := u.client.ListenAsync(u.p.ctx, filter, func(err error) {
+		if !u.p.closing.Load() {
+			u.p.log.Warn("upstream list-changed stream ended", "upstream", u.name, "err", err)
+		}
+	}); err != nil {
+		u.p.log.Warn("upstream list-changed notifications unavailable", "upstream", u.name, "err", err)
+		return nil
+	}
+	t := time.NewTimer(listenAckTimeout)
+	defer t.Stop()
+	select {
+	case <-u.acked:
+		return u.syncAll(ctx)
+	case <-t.C:
+		u.p.log.Warn("upstream did not acknowledge the list-changed subscription; changes may be missed", "upstream", u.name)
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("upstream %s: subscriptions/listen: %w", u.name, ctx.Err())
+	}
 }
 
 // dial opens the transport and performs the handshake.
@@ -463,6 +492,8 @@ func (u *upstream) onNotification(n mcpgo.JSONRPCNotification) {
 		u.p.relayLog(u, n.Params.AdditionalFields)
 	case mcpgo.MethodNotificationResourceUpdated:
 		u.p.srv.SendNotificationToAllClients(n.Method, n.Params.AdditionalFields)
+	case mcpgo.MethodNotificationSubscriptionsAcknowledged:
+		u.ackOnce.Do(func() { close(u.acked) })
 	}
 }
 

@@ -59,12 +59,17 @@ func startStdio(t testing.TB, dir string, env []string, argv []string, opts ...c
 			cmd.Dir, cmd.Env, cmd.Stderr = dir, env, testLog{t}
 			return cmd, nil
 		}))
-	c := client.NewClient(tr, opts...)
+	return startClient(t, client.NewClient(tr, opts...), "codex-mcp-client")
+}
+
+// startClient starts c and initializes it as the host name.
+func startClient(t testing.TB, c *client.Client, name string) *client.Client {
+	t.Helper()
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "codex-mcp-client", Version: "0.169.0"}
+	init.Params.ClientInfo = mcpgo.Implementation{Name: name, Version: "1.0"}
 	if _, err := c.Initialize(context.Background(), init); err != nil {
 		t.Fatal(err)
 	}
@@ -276,15 +281,7 @@ func TestMCPProxyListen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := client.NewClient(tr)
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "http-host", Version: "1"}
-	if _, err := c.Initialize(context.Background(), init); err != nil {
-		t.Fatal(err)
-	}
+	c := startClient(t, client.NewClient(tr), "http-host")
 	if got := resultText(t, call(t, c, "echo", map[string]any{"message": "over http"})); got != "over http" {
 		t.Errorf("echo = %q", got)
 	}
