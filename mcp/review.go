@@ -235,7 +235,7 @@ func gateRefusal(c *call, res guardian.Result, who string) *mcpgo.CallToolResult
 	fmt.Fprintf(&b, "guardian denied the call to %s on the MCP server %s", c.tool, c.up.name)
 	if res.Decision != 0 {
 		b.WriteString(": ")
-		b.WriteString(strings.TrimPrefix(hook.Reason(res), "guardian: "))
+		b.WriteString(strings.TrimRight(strings.TrimPrefix(hook.Reason(res), "guardian: "), ". "))
 	}
 	if who != "" {
 		b.WriteString(" (" + who + ")")
