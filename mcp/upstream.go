@@ -226,7 +226,11 @@ func (u *upstream) dial(ctx context.Context, listen bool) (*client.Client, error
 	res, err := c.Initialize(ctx, init)
 	if err != nil {
 		_ = c.Close()
-		return nil, fmt.Errorf("upstream %s: initialize %s: %w", u.name, u.where(), err)
+		hint := ""
+		if len(u.spec.Command) > 0 {
+			hint = " (the server's own stderr, if it wrote any, is above)"
+		}
+		return nil, fmt.Errorf("upstream %s: initialize %s: %w%s", u.name, u.where(), err, hint)
 	}
 	u.modern = mcpgo.IsModernProtocol(c.ProtocolVersion())
 	u.caps, u.info, u.instr = res.Capabilities, res.ServerInfo, res.Instructions
