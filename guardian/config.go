@@ -62,6 +62,9 @@ type Config struct {
 	// Agents is which of a host's agents guardian may approve automatically ([agents]);
 	// PipelineOptions passes it to the pipeline's Decide.
 	Agents AgentPolicy
+	// MCP lists the upstream servers of guardian mcp-proxy ([[mcp.upstream]]); only the user
+	// config sets it.
+	MCP MCPConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -141,6 +144,7 @@ func LoadConfig(file string) (Config, error) {
 	c.Prompt = pf.prompt
 	pf.audit.apply(&c.Audit)
 	pf.agents.apply(&c.Agents)
+	c.MCP = pf.mcp
 	return c, nil
 }
 
@@ -238,6 +242,7 @@ type fileConfig struct {
 	Prompt          *filePrompt     `toml:"prompt"`
 	Audit           *fileAudit      `toml:"audit"`
 	Agents          *fileAgents     `toml:"agents"`
+	MCP             *fileMCP        `toml:"mcp"`
 }
 
 type fileRule struct {
@@ -446,7 +451,8 @@ var configSchema = func() []schemaKey {
 	}
 	s = append(s, modelSchema...)
 	s = append(s, auditSchema...)
-	return append(s, agentsSchema...)
+	s = append(s, agentsSchema...)
+	return append(s, mcpSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -461,7 +467,7 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker", "audit", "agents":
+		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream":
 		return true
 	}
 	return false
@@ -487,6 +493,8 @@ func tableTitle(table string) string {
 		return "the top level"
 	case "rule":
 		return "[[rule]]"
+	case "mcp.upstream":
+		return "[[mcp.upstream]]"
 	}
 	return "[" + table + "]"
 }
@@ -515,6 +523,7 @@ type parsedFile struct {
 	prompt          PromptConfig
 	audit           AuditConfig // the [audit] keys the file sets
 	agents          agentSettings
+	mcp             MCPConfig   // the [[mcp.upstream]] tables
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][5]*cfgDecision
 }
@@ -749,6 +758,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validatePrompt()
 	pf.validateAudit()
 	pf.validateAgents()
+	pf.validateMCP()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -1250,16 +1260,23 @@ func (u *cfgURL) UnmarshalText(b []byte) error {
 }
 
 func checkBaseURL(s string) error {
+	return checkHTTPURL(s, "base URL", "the API root", "http://127.0.0.1:11434/v1", "put the key in the environment variable named by api_key_env")
+}
+
+// checkHTTPURL accepts absolute http(s) URLs with a host and without credentials. The
+// messages name the URL as what, say to write whatToWrite like example, and end a refusal of
+// credentials with credsFix.
+func checkHTTPURL(s, what, whatToWrite, example, credsFix string) error {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("invalid base URL %q: %v; write the API root, e.g. \"http://127.0.0.1:11434/v1\"", s, err)
+		return fmt.Errorf("invalid %s %q: %v; write %s, e.g. %q", what, s, err, whatToWrite, example)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("base URL %q must start with http:// or https://, e.g. \"http://127.0.0.1:11434/v1\"", s)
+		return fmt.Errorf("%s %q must start with http:// or https://, e.g. %q", what, s, example)
 	case u.Host == "":
-		return fmt.Errorf("base URL %q has no host; write it in full, e.g. \"http://127.0.0.1:11434/v1\"", s)
+		return fmt.Errorf("%s %q has no host; write it in full, e.g. %q", what, s, example)
 	case u.User != nil:
-		return fmt.Errorf("base URL %q carries credentials; remove them and put the key in the environment variable named by api_key_env", u.Redacted())
+		return fmt.Errorf("%s %q carries credentials; remove them and %s", what, u.Redacted(), credsFix)
 	}
 	return nil
 }
@@ -1675,6 +1692,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		Review:          c.Review,
 		Prompt:          c.Prompt,
 		Audit:           c.Audit,
+		MCP:             c.MCP.clone(),
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
 	if c.Model != nil {
@@ -1700,6 +1718,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		pf.add("trusted_projects", fmt.Sprintf("only the user config may list trusted projects, so that a repository cannot vouch for itself; list them in %s", c.userConfigPath()))
 	}
 	c.refuseProjectAudit(pf)
+	c.refuseProjectMCP(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {
 		if trusted {

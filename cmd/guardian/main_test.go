@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,11 +12,17 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/guardianhq/guardian/mcp/fixture"
 )
 
-// TestMain lets the test binary double as the guardian command inside the scripts.
+// TestMain lets the test binary double as the guardian command inside the scripts, and as
+// the upstream MCP servers of guardian mcp-proxy's tests (mcp-fixture tools|codex).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"guardian": func() { os.Exit(mainExit()) }})
+	testscript.Main(m, map[string]func(){
+		"guardian":    func() { os.Exit(mainExit()) },
+		"mcp-fixture": func() { os.Exit(fixture.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout)) },
+	})
 }
 
 // TestScripts runs testdata/script/*.txtar. Besides the standard testscript commands they can use:

@@ -58,7 +58,25 @@ func newProjectPipelines(user guardian.Config, envHome string, max int, build fu
 // project file) is no decision: the server answers 500, and the adapter its host's
 // fail-safe — a broken project file must not silently drop the project's restrictions.
 func (pp *projectPipelines) Decide(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
-	p, err := pp.forDir(requestDir(req))
+	return pp.decideIn(ctx, req, c, "")
+}
+
+// inDir is pp as the Decider of a process that has a project of its own (guardian mcp-proxy,
+// started in the agent's repository): a request without a cwd (an MCP tool call) is reviewed
+// under the project file of dir instead of the user config alone.
+func (pp *projectPipelines) inDir(dir string) guardian.Decider {
+	return guardian.DeciderFunc(func(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
+		return pp.decideIn(ctx, req, c, dir)
+	})
+}
+
+// decideIn reviews req with the pipeline of its project: its own cwd's, else dir's.
+func (pp *projectPipelines) decideIn(ctx context.Context, req guardian.Request, c guardian.Caller, dir string) (guardian.Result, error) {
+	d := requestDir(req)
+	if d == "" {
+		d = dir
+	}
+	p, err := pp.forDir(d)
 	if err != nil {
 		return guardian.Result{}, err
 	}

@@ -92,6 +92,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 	root.PersistentFlags().StringVar(&a.configPath, "config", guardian.DefaultConfigPath(a.getenv),
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
 	root.AddCommand(a.reviewCmd(), a.serveCmd(), a.hookCmd(), a.predicateCmd(), a.verifyCmd(), a.evalCmd(), a.auditCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
+	root.AddCommand(a.mcpProxyCmd())
 	return root
 }
 

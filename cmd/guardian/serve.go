@@ -206,7 +206,7 @@ func (a *app) checkServeFlags(cmd *cobra.Command, f serveFlags) (serveSetup, err
 	if s.addrs, err = a.serveAddrs(cmd, f); err != nil {
 		return s, err
 	}
-	if s.token, err = a.serveToken(f.tokenFile); err != nil {
+	if s.token, err = a.bearerToken("serve", f.tokenFile); err != nil {
 		return s, err
 	}
 	if f.tokenFile != "" {
@@ -272,18 +272,19 @@ func (a *app) serveAddrs(cmd *cobra.Command, f serveFlags) ([]string, error) {
 	return addrs, nil
 }
 
-// serveToken reads the bearer token from file, else from $GUARDIAN_TOKEN; "" means none.
-func (a *app) serveToken(file string) (string, error) {
+// bearerToken reads the bearer token of an HTTP face (guardian serve, guardian mcp-proxy
+// --listen) from file, else from $GUARDIAN_TOKEN; "" means none. verb prefixes the errors.
+func (a *app) bearerToken(verb, file string) (string, error) {
 	src := envToken
 	tok := a.getenv(envToken)
 	if file != "" {
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return "", invalidError(fmt.Errorf("serve: read the token: %w", err))
+			return "", invalidError(fmt.Errorf("%s: read the token: %w", verb, err))
 		}
 		src, tok = file, string(b)
 		if strings.TrimSpace(tok) == "" {
-			return "", invalidError(fmt.Errorf("serve: the token file %s is empty: write a token into it, e.g. openssl rand -hex 32 > %s", file, file))
+			return "", invalidError(fmt.Errorf("%s: the token file %s is empty: write a token into it, e.g. openssl rand -hex 32 > %s", verb, file, file))
 		}
 	}
 	tok = strings.TrimSpace(tok)
@@ -292,11 +293,11 @@ func (a *app) serveToken(file string) (string, error) {
 	}
 	for _, r := range tok {
 		if r < 0x21 || r > 0x7e {
-			return "", invalidError(fmt.Errorf("serve: the token from %s has a space or a character outside printable ASCII: it must fit in an HTTP header (e.g. openssl rand -hex 32)", src))
+			return "", invalidError(fmt.Errorf("%s: the token from %s has a space or a character outside printable ASCII: it must fit in an HTTP header (e.g. openssl rand -hex 32)", verb, src))
 		}
 	}
 	if len(tok) < minTokenLen {
-		return "", invalidError(fmt.Errorf("serve: the token from %s is %d characters, fewer than %d: use a random one, e.g. openssl rand -hex 32", src, len(tok), minTokenLen))
+		return "", invalidError(fmt.Errorf("%s: the token from %s is %d characters, fewer than %d: use a random one, e.g. openssl rand -hex 32", verb, src, len(tok), minTokenLen))
 	}
 	return tok, nil
 }

@@ -23,11 +23,8 @@ func (a *app) versionCmd() *cobra.Command {
 // versionString reads the build info: "guardian VERSION [revision REV[ (modified)]] GOVERSION".
 // VERSION is the module version, or "(devel)" for a build from a checkout.
 func versionString() string {
-	version, rev, modified := "(devel)", "", false
+	version, rev, modified := moduleVersion(), "", false
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v := bi.Main.Version; v != "" {
-			version = v
-		}
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
@@ -45,4 +42,13 @@ func versionString() string {
 		}
 	}
 	return fmt.Sprintf("%s %s %s/%s", s, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// moduleVersion is the module version guardian was built as, "(devel)" for a checkout: what
+// guardian reports of itself where one word is wanted (the MCP proxy's serverInfo).
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }

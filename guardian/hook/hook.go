@@ -65,6 +65,11 @@ type Protocol interface {
 // maxReason caps the reason text shown to the human or the model.
 const maxReason = 2000
 
+// Reason is the one-line explanation of res that hosts are shown: "guardian: " then the
+// summary, risk level and category, and the rationale, cleaned of control characters and
+// capped. Other adapters (the MCP proxy) use it so every host reads the same text.
+func Reason(res guardian.Result) string { return reason(res) }
+
 // reason joins a result's explanation into one line for the host: summary, risk level and
 // category, rationale. Request text reaches the summary and rationale, so control
 // characters are replaced — a reason cannot move the cursor or fake a second line in a

@@ -33,14 +33,8 @@ func callerFrom(h http.Header) (guardian.Caller, error) {
 	if err != nil {
 		return guardian.Caller{}, fmt.Errorf("header %s: %w", HeaderAgentRole, err)
 	}
-	c := guardian.Caller{
-		Host:      sanitize(h.Get(HeaderHost), MaxCallerField),
-		Session:   sanitize(h.Get(HeaderSession), MaxCallerField),
-		Turn:      sanitize(h.Get(HeaderTurn), MaxCallerField),
-		Agent:     sanitize(h.Get(HeaderAgent), MaxCallerField),
-		AgentRole: role,
-		AgentID:   sanitize(h.Get(HeaderAgentID), MaxCallerField),
-	}
+	c := CleanCaller(guardian.Caller{Host: h.Get(HeaderHost), Session: h.Get(HeaderSession), Turn: h.Get(HeaderTurn),
+		Agent: h.Get(HeaderAgent), AgentRole: role, AgentID: h.Get(HeaderAgentID)})
 	if c.Host == "" {
 		c.Host = DefaultCallerHost
 	}
@@ -57,4 +51,15 @@ func setCaller(h http.Header, c guardian.Caller) {
 			h.Set(f.name, v)
 		}
 	}
+}
+
+// CleanCaller returns c with control characters and invalid UTF-8 dropped from every field,
+// surrounding space trimmed and each field capped at MaxCallerField bytes. A caller's fields
+// come from the agent host (headers here, an MCP client's name in the proxy) and end up in the
+// audit log and in log lines, so every entry point cleans them the same way.
+func CleanCaller(c guardian.Caller) guardian.Caller {
+	for _, f := range []*string{&c.Host, &c.Session, &c.Turn, &c.Agent, &c.AgentID} {
+		*f = sanitize(*f, MaxCallerField)
+	}
+	return c
 }

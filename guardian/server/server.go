@@ -13,7 +13,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -77,7 +76,7 @@ type DecisionSource interface {
 // safe for concurrent use.
 type Server struct {
 	decider   guardian.Decider
-	tokenHash *[sha256.Size]byte // nil: no token required
+	token     *BearerToken // nil: no token required
 	bodyLimit int64
 	sem       chan struct{}
 	ready     []func(context.Context) error
@@ -106,14 +105,7 @@ type Option func(*Server)
 // load balancer or supervisor must reach without a secret and which reveals nothing). An empty
 // token leaves the server open, which the serve command allows only on loopback.
 func WithToken(token string) Option {
-	return func(s *Server) {
-		if token == "" {
-			s.tokenHash = nil
-			return
-		}
-		h := sha256.Sum256([]byte(token))
-		s.tokenHash = &h
-	}
+	return func(s *Server) { s.token = NewBearerToken(token) }
 }
 
 // WithBodyLimit sets the largest request body read, in bytes (DefaultBodyLimit). A larger body
