@@ -156,6 +156,15 @@ func (s interopSuite) requireProxy(t *testing.T) {
 	}
 }
 
+// parallelSuite is the start of every top-level test: the suite (or a skip), the test marked
+// parallel, and a fresh sandbox.
+func parallelSuite(t *testing.T) (interopSuite, sandbox) {
+	t.Helper()
+	s := requireSuite(t)
+	t.Parallel()
+	return s, newSandbox(t)
+}
+
 // sandbox is the environment every process of one test runs in: a fresh HOME and XDG dirs
 // (so no user config, audit log or guardian serve socket of the developer is used), no
 // model settings, and the working directory (the proxy reads the project file of its own).

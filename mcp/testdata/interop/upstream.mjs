@@ -104,6 +104,14 @@ const NOTEBOOKS_DESTROY = {
   params: { command: "notebooks-destroy", id: 42 },
 };
 
+// The connector of the marker tools: a local file tool, which is what lets guardian's rules
+// see the marker path as a file written in a temporary directory.
+const MARKER_FILES = {
+  connectorId: "marker_files",
+  connectorName: "marker files",
+  connectorDescription: "Creates and removes the test's marker files.",
+};
+
 function allowMessage(c) {
   return `Allow the ${c.connectorName} connector to run tool "${c.tool}"?`;
 }
@@ -324,9 +332,7 @@ const tools = [
     run: async ({ path }, ctx) => {
       const params = approval(
         approvalMeta({
-          connectorId: "marker_files",
-          connectorName: "marker files",
-          connectorDescription: "Creates and removes the test's marker files.",
+          ...MARKER_FILES,
           tool: "touch_marker",
           title: "Touch marker",
           description: "Create an empty marker file at path, like touch(1); nothing else is changed.",
@@ -350,9 +356,7 @@ const tools = [
     run: async ({ path }, ctx) => {
       const params = approval(
         approvalMeta({
-          connectorId: "marker_files",
-          connectorName: "marker files",
-          connectorDescription: "Creates and removes the test's marker files.",
+          ...MARKER_FILES,
           tool: "wipe_marker",
           title: "Wipe",
           description: "Recursively and permanently delete everything under path.",
