@@ -504,8 +504,9 @@ async function serveHTTP(hostPort) {
 async function main(argv) {
   if (argv.length === 0) {
     const transport = new StdioServerTransport();
-    // The process ends when its client closes stdin: nothing else keeps it alive.
+    // It ends, with status 0, when its client closes stdin or on SIGTERM.
     process.stdin.on("end", () => process.exit(0));
+    process.on("SIGTERM", () => process.exit(0));
     await newServer().connect(transport);
     return;
   }
