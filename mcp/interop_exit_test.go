@@ -31,7 +31,7 @@ func TestInteropProxyExit(t *testing.T) {
 	s, sb := parallelSuite(t)
 	for _, how := range []string{"stdin-closed", "sigterm"} {
 		t.Run(how, func(t *testing.T) {
-			directThenProxy(t, func(t *testing.T) *report {
+			directThenProxy(t, s, func(t *testing.T) *report {
 				checkExit(t, sb, how, s.upstreamCmd())
 				return &report{}
 			}, func(t *testing.T, _ *report) {

@@ -116,7 +116,7 @@ func execScenario() elicitationScenario {
 // directThenProxy runs a test in two phases, as subtests "direct" and "proxy", so that
 // `-run Interop/direct` proves the scripts alone. direct returns the reference report;
 // proxy gets it, and is skipped when the direct phase failed.
-func directThenProxy(t *testing.T, direct func(t *testing.T) *report, proxy func(t *testing.T, ref *report)) {
+func directThenProxy(t *testing.T, s interopSuite, direct func(t *testing.T) *report, proxy func(t *testing.T, ref *report)) {
 	t.Helper()
 	var ref *report
 	if !t.Run("direct", func(t *testing.T) { ref = direct(t) }) || ref == nil {
@@ -124,7 +124,7 @@ func directThenProxy(t *testing.T, direct func(t *testing.T) *report, proxy func
 		return
 	}
 	t.Run("proxy", func(t *testing.T) {
-		suite.requireProxy(t)
+		s.requireProxy(t)
 		proxy(t, ref)
 	})
 }
@@ -240,7 +240,7 @@ func TestInteropHTTPUpstream(t *testing.T) {
 	_, line, _ := strings.Cut(out.String(), ready)
 	url, _, _ := strings.Cut(line, "\n")
 	sc := approvalsScenario()
-	directThenProxy(t, func(t *testing.T) *report {
+	directThenProxy(t, s, func(t *testing.T) *report {
 		r := clientRun{scenario: sc.name, url: url}.run(t, s, sb)
 		checkDirect(t, s, sb, sc, r)
 		return r
@@ -254,7 +254,7 @@ func TestInteropHTTPUpstream(t *testing.T) {
 // decisions still reach the upstream; a request for the human gets cancel.
 func TestInteropNoElicitationHost(t *testing.T) {
 	s, sb := parallelSuite(t)
-	directThenProxy(t, func(t *testing.T) *report {
+	directThenProxy(t, s, func(t *testing.T) *report {
 		r := clientRun{scenario: "no-elicitation", command: s.upstreamCmd()}.run(t, s, sb)
 		for _, st := range r.Steps {
 			// Without the capability the client has no handler: the upstream's request fails.
@@ -296,7 +296,7 @@ func TestInteropMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	directThenProxy(t, func(t *testing.T) *report {
+	directThenProxy(t, s, func(t *testing.T) *report {
 		// Directly, the host is asked: it accepts the touch and declines the wipe.
 		marker := filepath.Join(dir, "direct-MARKER")
 		r := clientRun{scenario: "markers", marker: marker, command: s.upstreamCmd()}.run(t, s, sb)
@@ -334,7 +334,7 @@ func TestInteropMarkers(t *testing.T) {
 // schema tools' calls, structured content included, come back the same.
 func TestInteropSchemaFidelity(t *testing.T) {
 	s, sb := parallelSuite(t)
-	directThenProxy(t, func(t *testing.T) *report {
+	directThenProxy(t, s, func(t *testing.T) *report {
 		r := clientRun{scenario: "list", command: s.upstreamCmd()}.run(t, s, sb)
 		checkListingValid(t, "tools", r.Listing.Tools)
 		schema := asMap(byName(r.Listing.Tools.Items)["schema_anyof_defs"]["inputSchema"])
@@ -376,7 +376,7 @@ func everythingConditionalTools() map[string]bool {
 // echo, a sum, two resource reads and two prompts that work.
 func TestInteropServerEverything(t *testing.T) {
 	s, sb := parallelSuite(t)
-	directThenProxy(t, func(t *testing.T) *report {
+	directThenProxy(t, s, func(t *testing.T) *report {
 		r := clientRun{scenario: "everything", command: s.everythingCmd()}.run(t, s, sb)
 		l := r.Listing
 		for what, lr := range map[string]listResult{"tools": l.Tools, "resources": l.Resources, "resource templates": l.ResourceTemplates, "prompts": l.Prompts} {
