@@ -6,7 +6,7 @@ LOADTIME ?= 5s
 LOADCOUNT ?= 3
 BIN      ?= bin/guardian
 
-.PHONY: all build test fmt-check vet test-race rules-test eval bench load lint run fuzz e2e clean
+.PHONY: all build test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
 
 all: build
 
@@ -14,8 +14,9 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/guardian
 
-## test: gofmt check, go vet, the race-enabled test suite, every rule's examples, and the eval
-test: fmt-check vet test-race rules-test eval
+## test: gofmt check, go vet, the race-enabled test suite, the MCP interop suite, every rule's
+## examples, and the eval
+test: fmt-check vet test-race interop rules-test eval
 
 ## fmt-check: fail listing the files gofmt would change
 fmt-check:
@@ -31,6 +32,13 @@ vet:
 
 test-race:
 	$(GO) test -race ./...
+
+## interop: guardian mcp-proxy against independent MCP implementations (the official SDK's
+## client and servers, docs/mcp-interop.md). Needs node and npm; installs the pinned packages
+## from mcp/testdata/interop/package-lock.json, offline afterwards.
+interop:
+	npm ci --prefix mcp/testdata/interop --no-audit --no-fund
+	GUARDIAN_INTEROP=1 $(GO) test -race -run Interop -count=1 ./mcp/
 
 rules-test:
 	$(GO) run ./cmd/guardian rules test

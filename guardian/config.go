@@ -523,7 +523,7 @@ type parsedFile struct {
 	prompt          PromptConfig
 	audit           AuditConfig // the [audit] keys the file sets
 	agents          agentSettings
-	mcp             MCPConfig   // the [[mcp.upstream]] tables
+	mcp             MCPConfig // the [[mcp.upstream]] tables
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][5]*cfgDecision
 }
