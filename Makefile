@@ -38,7 +38,7 @@ test-race:
 ## from mcp/testdata/interop/package-lock.json, offline afterwards.
 interop:
 	npm ci --prefix mcp/testdata/interop --no-audit --no-fund
-	GUARDIAN_INTEROP=1 $(GO) test -race -run Interop -count=1 ./mcp/
+	GUARDIAN_INTEROP=1 $(GO) test -race -run Interop -count=1 ./mcp/interop/
 
 rules-test:
 	$(GO) run ./cmd/guardian rules test

@@ -123,10 +123,13 @@ func (u *upstream) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A legacy HTTP upstream sends list-changed notifications on the GET stream, which mcp-go
-	// opens only with continuous listening — and that rules out protocol 2026-07-28. Now that
-	// the upstream turned out legacy, reconnect pinned to its version with the stream open.
-	if u.spec.URL != "" && !u.modern && u.wantsListChanged() {
+	// A legacy HTTP upstream sends what is not the answer to one request on its GET stream:
+	// list-changed notifications, and server-initiated requests it does not tie to the
+	// tools/call that caused them (the TypeScript SDK's server.request, elicitInput) — an
+	// elicitation sent there with no stream open is lost and the upstream's call hangs. mcp-go
+	// opens that stream only with continuous listening, which rules out protocol 2026-07-28,
+	// so now that the upstream turned out legacy, reconnect pinned to its version with it open.
+	if u.spec.URL != "" && !u.modern {
 		_ = c.Close()
 		if c, err = u.dial(ctx, true); err != nil {
 			return err

@@ -1,6 +1,6 @@
 //go:build unix
 
-package mcp_test
+package interop_test
 
 // The MCP interop suite: `guardian mcp-proxy` between an MCP client and MCP servers that are
 // independent implementations on the official TypeScript SDK (testdata/interop: client.mjs,

@@ -1,6 +1,6 @@
 //go:build unix
 
-package mcp_test
+package interop_test
 
 // How a stdio proxy ends: the contract says it exits 0 when the host closes its stdin, or on
 // SIGTERM, and kills its upstream subprocesses.

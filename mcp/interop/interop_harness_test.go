@@ -1,6 +1,6 @@
 //go:build unix
 
-package mcp_test
+package interop_test
 
 // The harness of the MCP interop suite (interop_test.go): it builds the guardian binary once,
 // runs the Node client of testdata/interop (official MCP SDK) against `guardian mcp-proxy` or
@@ -78,7 +78,7 @@ func runTests(m *testing.M) int {
 // GUARDIAN_BIN names a binary to test.
 func setUpSuite(tmp string) interopSuite {
 	s := interopSuite{enabled: true}
-	dir, err := filepath.Abs(filepath.Join("testdata", "interop"))
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "interop"))
 	if err != nil {
 		s.setupErr = err
 		return s
@@ -128,7 +128,7 @@ func build(path string) error {
 	}
 	args = append(args, "-o", path, "./cmd/guardian")
 	cmd := exec.Command("go", args...)
-	cmd.Dir = ".." // the module root
+	cmd.Dir = filepath.Join("..", "..") // the module root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
 	}
