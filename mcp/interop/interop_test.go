@@ -275,7 +275,7 @@ func TestInteropNoElicitationHost(t *testing.T) {
 			want      expectation
 		}{{"allow", "allow", guardianAllows}, {"deny", "deny", guardianDenies}, {"ask", "ask-accept", noHostToAsk}} {
 			t.Run(c.step, func(t *testing.T) {
-				checkStep(t, s, sb, c.want, ref.step(t, c.ref), proxied.step(t, c.step))
+				checkStep(t, s, sb, c.want, ref.step(t, c.ref), proxied.step(t, c.step), false)
 			})
 		}
 		if len(proxied.Unexpected) != 0 {
@@ -415,7 +415,7 @@ func TestInteropServerEverything(t *testing.T) {
 			"prompts":            {l.Prompts, p.Prompts},
 		} {
 			checkListingValid(t, what, pair[1])
-			checkSame(t, what, pair[1].Items, pair[0].Items)
+			checkSame(t, what, normalizedListing(pair[1].Items), normalizedListing(pair[0].Items))
 		}
 		for _, st := range ref.Steps {
 			got := r.step(t, st.Name)
@@ -503,7 +503,7 @@ func checkProxied(t *testing.T, s interopSuite, sb sandbox, sc elicitationScenar
 	t.Helper()
 	for _, ref := range direct.Steps {
 		t.Run(ref.Name, func(t *testing.T) {
-			checkStep(t, s, sb, sc.steps[ref.Name], ref, proxied.step(t, ref.Name))
+			checkStep(t, s, sb, sc.steps[ref.Name], ref, proxied.step(t, ref.Name), proxied.Transport == "http")
 		})
 	}
 	if len(proxied.Unexpected) != 0 {
@@ -512,8 +512,10 @@ func checkProxied(t *testing.T, s interopSuite, sb sandbox, sc elicitationScenar
 }
 
 // checkStep checks one proxied step against the contract, given the direct run's step as the
-// reference for what the upstream sent.
-func checkStep(t *testing.T, s interopSuite, sb sandbox, want expectation, ref, got step) {
+// reference for what the upstream sent. httpHost says the host reached the proxy over
+// streamable HTTP, where mcp-go's server sends only the typed elicitation params: the codex_*
+// params of an exec approval travel in _meta there (docs/mcp.md).
+func checkStep(t *testing.T, s interopSuite, sb sandbox, want expectation, ref, got step, httpHost bool) {
 	t.Helper()
 	checkStepCall(t, got)
 	if len(ref.Elicitations) != 1 {
@@ -560,14 +562,16 @@ func checkStep(t *testing.T, s interopSuite, sb sandbox, want expectation, ref, 
 		v := review(t, s, sb, reviewRequest(orig))
 		checkAnnotation(t, e.Message, orig.Message, v)
 		for k, ov := range orig.Extra {
-			if strings.HasPrefix(k, "codex_") {
+			if strings.HasPrefix(k, "codex_") && httpHost {
+				checkSame(t, "_meta["+k+"]", e.Meta[k], ov)
+			} else if strings.HasPrefix(k, "codex_") {
 				checkSame(t, k, e.Extra[k], ov)
 			} else if !reflect.DeepEqual(e.Extra[k], ov) {
 				t.Logf("note: the exec-approval param %s changed from %s to %s (the contract keeps only codex_*)", k, show(ov), show(e.Extra[k]))
 			}
 		}
 		checkSame(t, "requestedSchema", e.RequestedSchema, orig.RequestedSchema)
-		checkExecDecision(t, value, execMapping(got.Answer))
+		checkExecDecision(t, value, execMapping(got.Answer, httpHost))
 	default:
 		t.Fatalf("step %s has no expectation", got.Name)
 	}
@@ -699,8 +703,11 @@ func hostAnswerAsGiven(answer map[string]any) any {
 // execMapping is the decision the upstream gets when the host answered an exec-approval
 // with answer: its own decision if it has one, else accept → approved, decline → denied,
 // cancel or failure → abort.
-func execMapping(answer map[string]any) string {
-	if d, ok := answer["decision"].(string); ok {
+//
+// Over an HTTP host the proxy reads the answer as an ElicitResult only (mcp-go's server sees
+// no other keys), so a raw {"decision"} answer has no action there and is the safe abort.
+func execMapping(answer map[string]any, httpHost bool) string {
+	if d, ok := answer["decision"].(string); ok && !httpHost {
 		return d
 	}
 	switch answer["action"] {
@@ -756,6 +763,9 @@ func compareTools(t *testing.T, direct, proxied []map[string]any, conditional ma
 		}
 		dt := d[name]
 		for _, field := range []string{"inputSchema", "description", "title", "annotations", "outputSchema"} {
+			if field == "annotations" && emptyObject(pt[field]) && emptyObject(dt[field]) {
+				continue // mcp-go always writes "annotations": an empty object is no hints at all
+			}
 			if !reflect.DeepEqual(pt[field], dt[field]) {
 				t.Errorf("tool %s: %s through the proxy:\n  got  %s\n  want %s", name, field, show(pt[field]), show(dt[field]))
 			}
@@ -779,6 +789,45 @@ func compareTools(t *testing.T, direct, proxied []map[string]any, conditional ma
 			}
 		}
 	}
+}
+
+// emptyObject reports whether v is absent or an empty JSON object.
+func emptyObject(v any) bool {
+	m, ok := v.(map[string]any)
+	return v == nil || ok && len(m) == 0
+}
+
+// normalizedListing is a resources, resource templates or prompts listing in a canonical form
+// that keeps its meaning: sorted by name then URI (MCP gives list order no meaning, and mcp-go's
+// server lists by name), and a prompt argument's "required": false, the default, dropped.
+func normalizedListing(items []map[string]any) []map[string]any {
+	out := slices.Clone(items)
+	key := func(m map[string]any) string {
+		return fmt.Sprint(m["name"], "\x00", m["uri"], "\x00", m["uriTemplate"])
+	}
+	slices.SortFunc(out, func(a, b map[string]any) int { return strings.Compare(key(a), key(b)) })
+	for i, m := range out {
+		args, ok := m["arguments"].([]any)
+		if !ok {
+			continue
+		}
+		m = maps.Clone(m)
+		norm := make([]any, len(args))
+		for j, a := range args {
+			am, ok := a.(map[string]any)
+			if ok && am["required"] == false {
+				am = maps.Clone(am)
+				delete(am, "required")
+			}
+			norm[j] = am
+			if !ok {
+				norm[j] = a
+			}
+		}
+		m["arguments"] = norm
+		out[i] = m
+	}
+	return out
 }
 
 // --- requests and small helpers --------------------------------------------------------------
