@@ -219,7 +219,7 @@ func TestModelBreakerSingleTrial(t *testing.T) {
 		t.Fatal("an abandoned trial must free the slot")
 	}
 	b.success()
-	if !b.allow() || !b.allow() {
+	if first, second := b.allow(), b.allow(); !first || !second {
 		t.Fatal("closed after a successful trial")
 	}
 	if newModelBreaker(ModelBreakerConfig{Failures: -1}, clk.Now) != nil {

@@ -424,7 +424,7 @@ func TestReviewSpanAndUsage(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, kv := range spans[0].Attributes() {
-		got[string(kv.Key)] = kv.Value.Emit()
+		got[string(kv.Key)] = kv.Value.String()
 	}
 	if got["guardian.decision"] != "allow" || got["guardian.status"] != "ok" || got["guardian.kind"] != "exec" {
 		t.Errorf("span attributes = %v", got)
