@@ -29,6 +29,9 @@ type Review struct {
 	DecidedBy string
 	// Usage is the reviewer's token usage, zero for reviewers that do not spend tokens.
 	Usage Usage
+	// Reasoning is the model's reasoning before its verdict, secrets redacted and capped by
+	// the reviewer, for the audit record; empty when the model gave none.
+	Reasoning string
 }
 
 // ReviewError lets a reviewer say which failure status applies (timeout, unavailable,
@@ -327,7 +330,7 @@ func (p *Pipeline) ruleVerdict(ctx context.Context, req Request) riskmodel.Verdi
 //     level are at or below the ceiling, else it becomes ask;
 //   - anything else (ask, an invalid decision) is ask.
 func (p *Pipeline) combine(rules riskmodel.Verdict, rev Review) Result {
-	res := Result{Decision: riskmodel.Ask, Status: StatusOK, DecidedBy: rev.DecidedBy, Assessment: rev.Assessment}
+	res := Result{Decision: riskmodel.Ask, Status: StatusOK, DecidedBy: rev.DecidedBy, Assessment: rev.Assessment, Reasoning: rev.Reasoning}
 	if rev.Usage != (Usage{}) {
 		u := rev.Usage
 		res.Usage = &u

@@ -2,6 +2,7 @@ package guardian
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -428,5 +429,26 @@ func TestReviewSpanAndUsage(t *testing.T) {
 	}
 	if got["guardian.decision"] != "allow" || got["guardian.status"] != "ok" || got["guardian.kind"] != "exec" {
 		t.Errorf("span attributes = %v", got)
+	}
+}
+
+// The model's reasoning travels with the result to the audit record, but not onto the wire
+// an agent reads.
+func TestPipelineCarriesReasoning(t *testing.T) {
+	rev := &stubReviewer{rev: Review{Decision: riskmodel.Ask, DecidedBy: "model:test", Reasoning: "thought about it",
+		Assessment: riskmodel.Assessment{Level: riskmodel.Medium, Category: riskmodel.CatNone, Summary: "unsure"}}}
+	res, err := newPipeline(t, WithReviewer(rev)).Review(context.Background(), execReq("frobnicate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reasoning != "thought about it" {
+		t.Errorf("reasoning = %q", res.Reasoning)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "thought about it") {
+		t.Errorf("reasoning in the agent-facing JSON: %s", b)
 	}
 }

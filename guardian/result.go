@@ -30,6 +30,10 @@ type Result struct {
 	// Usage is the model's token usage when a model answered; nil when no model was called
 	// (or its answer was unusable), so rules-only results stay as they were.
 	Usage *Usage `json:"usage,omitempty"`
+	// Reasoning is the model's reasoning before its verdict (redacted, capped), kept for the
+	// audit record only: it is not part of the answer an agent gets, since it would show an
+	// injected request how the reviewer thought about it.
+	Reasoning string `json:"-"`
 }
 
 // Usage is the token usage of one model review, summed over its attempts, for the audit
@@ -37,4 +41,8 @@ type Result struct {
 type Usage struct {
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// CachedTokens (of InputTokens) came from the provider's prompt cache; ReasoningTokens
+	// (of OutputTokens) were reasoning. Absent when the server did not report them.
+	CachedTokens    int `json:"cached_tokens,omitempty"`
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 }

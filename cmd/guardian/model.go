@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,20 +32,27 @@ func (a *app) modelCmd() *cobra.Command {
 
 // checkJSON is `model check --json`.
 type checkJSON struct {
-	Model            string  `json:"model"`
-	BaseURL          string  `json:"base_url"`
-	OK               bool    `json:"ok"`
-	Error            string  `json:"error,omitempty"`
-	LatencyMS        float64 `json:"latency_ms"`
-	StructuredOutput bool    `json:"structured_output"`
-	Format           string  `json:"response_format"`
-	Attempts         int     `json:"attempts"`
-	Outcome          string  `json:"outcome,omitempty"`
-	RiskLevel        string  `json:"risk_level,omitempty"`
-	Summary          string  `json:"summary,omitempty"`
-	InputTokens      int     `json:"input_tokens"`
-	OutputTokens     int     `json:"output_tokens"`
-	DecidedBy        string  `json:"decided_by,omitempty"`
+	Model            string          `json:"model"`
+	BaseURL          string          `json:"base_url"`
+	OK               bool            `json:"ok"`
+	Error            string          `json:"error,omitempty"`
+	LatencyMS        float64         `json:"latency_ms"`
+	StructuredOutput bool            `json:"structured_output"`
+	Format           string          `json:"response_format"`
+	Attempts         int             `json:"attempts"`
+	Profile          client.Profile  `json:"profile"`
+	Changes          []client.Change `json:"changes,omitempty"`
+	Outcome          string          `json:"outcome,omitempty"`
+	RiskLevel        string          `json:"risk_level,omitempty"`
+	Summary          string          `json:"summary,omitempty"`
+	FinishReason     string          `json:"finish_reason,omitempty"`
+	ReasoningChars   int             `json:"reasoning_chars,omitempty"`
+	InputTokens      int             `json:"input_tokens"`
+	CachedTokens     int             `json:"cached_tokens"`
+	OutputTokens     int             `json:"output_tokens"`
+	ReasoningTokens  int             `json:"reasoning_tokens"`
+	DecidedBy        string          `json:"decided_by,omitempty"`
+	Fix              *client.Advice  `json:"fix,omitempty"`
 }
 
 func (a *app) modelCheckCmd() *cobra.Command {
@@ -54,10 +62,16 @@ func (a *app) modelCheckCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "check [--json] [--timeout D]",
-		Short: "Send one small review to the configured model and report latency, structured output and the verdict",
-		Long: `Send one small review (git status) to the configured model endpoint and report the
-latency, whether the server accepts structured output (response_format json_schema) or needs
-the json_object fallback, and the verdict it returned.
+		Short: "Send one small review to the configured model and report what it accepts, its latency, tokens and verdict",
+		Long: `Send one small review (git status) to the configured model endpoint and report:
+
+  - the profile guardian settled on for it: structured output (json_schema, json_object or
+    none), whether temperature and seed are sent, the token-limit field and budget, the
+    reasoning effort; and what it had to change from the model family's defaults, with the
+    server's own words;
+  - the latency of the review and its tokens (prompt, cached, completion, reasoning);
+  - the verdict, and how much reasoning was set aside before it;
+  - when it fails, or is too slow for the review deadline, the one config line to change.
 
 Exit 0 when the model answered with a valid verdict, 1 when it did not (unreachable, timed
 out, bad output), 3 when no model is configured or the configuration is invalid.`,
@@ -80,10 +94,15 @@ out, bad output), 3 when no model is configured or the configuration is invalid.
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			res, cerr := rev.Check(ctx)
+			res, cerr := rev.Check(ctx, cfg.Review.Deadline)
 			out := checkJSON{Model: res.Model, BaseURL: res.BaseURL, OK: cerr == nil, LatencyMS: float64(res.Latency.Microseconds()) / 1000,
 				StructuredOutput: res.StructuredOutput, Format: string(res.Format), Attempts: res.Attempts,
-				InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens, DecidedBy: res.DecidedBy}
+				Profile: res.Profile, Changes: res.Changes, FinishReason: res.FinishReason, ReasoningChars: len([]rune(res.Reasoning)),
+				InputTokens: res.Usage.InputTokens, CachedTokens: res.Usage.CachedTokens,
+				OutputTokens: res.Usage.OutputTokens, ReasoningTokens: res.Usage.ReasoningTokens, DecidedBy: res.DecidedBy}
+			if res.Fix != (client.Advice{}) {
+				out.Fix = &res.Fix
+			}
 			if cerr != nil {
 				out.Error = cerr.Error()
 			} else {
@@ -97,14 +116,7 @@ out, bad output), 3 when no model is configured or the configuration is invalid.
 					return err
 				}
 			} else {
-				fmt.Fprintf(w, "model:             %s at %s\n", out.Model, orDefault(out.BaseURL, "the OpenAI API"))
-				fmt.Fprintf(w, "latency:           %.0f ms over %d attempt(s)\n", out.LatencyMS, out.Attempts)
-				fmt.Fprintf(w, "structured output: %v (response_format %s)\n", out.StructuredOutput, orDefault(out.Format, "none"))
-				if cerr == nil {
-					fmt.Fprintf(w, "verdict:           %s at %s risk: %s\n", out.Outcome, out.RiskLevel, out.Summary)
-					fmt.Fprintf(w, "tokens:            %d in, %d out\n", out.InputTokens, out.OutputTokens)
-					fmt.Fprintf(w, "decided by:        %s\n", out.DecidedBy)
-				}
+				writeCheck(w, out)
 			}
 			if cerr != nil {
 				return &exitError{code: exitInternal, err: fmt.Errorf("model check failed: %w", cerr)}
@@ -115,6 +127,50 @@ out, bad output), 3 when no model is configured or the configuration is invalid.
 	c.Flags().BoolVar(&asJSON, "json", false, "write the result as one line of JSON")
 	c.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "how long to wait for the model (a first call may load it)")
 	return c
+}
+
+// writeCheck prints a check result for a person.
+func writeCheck(w io.Writer, out checkJSON) {
+	p := out.Profile
+	fmt.Fprintf(w, "model:             %s at %s\n", out.Model, orDefault(out.BaseURL, "the OpenAI API"))
+	sampling := "temperature and seed sent"
+	switch {
+	case !p.Temperature && !p.Seed:
+		sampling = "temperature and seed omitted"
+	case !p.Temperature:
+		sampling = "temperature omitted, seed sent"
+	case !p.Seed:
+		sampling = "temperature sent, seed omitted"
+	}
+	effort := ""
+	if p.ReasoningEffort != "" {
+		effort = ", reasoning_effort " + p.ReasoningEffort
+	}
+	if p.ThinkingOff {
+		effort += ", enable_thinking false"
+	}
+	fmt.Fprintf(w, "profile:           %s: response_format %s, %s, %s %d%s\n", p.Family, p.Format, sampling, p.TokenField, p.MaxTokens, effort)
+	for _, c := range out.Changes {
+		fmt.Fprintf(w, "changed:           %s\n", c)
+	}
+	fmt.Fprintf(w, "latency:           %.0f ms over %d request(s)\n", out.LatencyMS, out.Attempts)
+	fmt.Fprintf(w, "structured output: %v (response_format %s)\n", out.StructuredOutput, orDefault(out.Format, "none"))
+	if out.OK {
+		fmt.Fprintf(w, "verdict:           %s at %s risk: %s\n", out.Outcome, out.RiskLevel, out.Summary)
+		if out.ReasoningChars > 0 {
+			fmt.Fprintf(w, "reasoning:         %d characters set aside before the verdict (kept, redacted, in the audit record)\n", out.ReasoningChars)
+		}
+		fmt.Fprintf(w, "tokens:            %d prompt (%d cached), %d completion (%d reasoning)\n", out.InputTokens, out.CachedTokens, out.OutputTokens, out.ReasoningTokens)
+		fmt.Fprintf(w, "decided by:        %s\n", out.DecidedBy)
+	}
+	if f := out.Fix; f != nil {
+		if f.Line != "" {
+			fmt.Fprintf(w, "fix:               in %s set  %s\n", f.Table, f.Line)
+			fmt.Fprintf(w, "                   (%s)\n", f.Why)
+		} else {
+			fmt.Fprintf(w, "note:              %s\n", f.Why)
+		}
+	}
 }
 
 // modelReviewer builds the model reviewer the config and environment name, or nil when they

@@ -398,3 +398,36 @@ func TestCutEndIsWarned(t *testing.T) {
 	}
 	requireOK(t, verifyLog(t, path), 3)
 }
+
+// TestRecordKeepsModelReasoning: a model's reasoning reaches the record redacted and capped,
+// and the chain still verifies with it; a record without reasoning has no such key.
+func TestRecordKeepsModelReasoning(t *testing.T) {
+	e := goldenEntries()[0]
+	e.Result.Reasoning = "The command pushes ghp_0123456789abcdefghijABCDEFGHIJ012345 to a gist. " + strings.Repeat("more thinking ", 1000)
+	rec, err := audit.NewRecord(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(rec.Reasoning, "ghp_0123456789") || !strings.Contains(rec.Reasoning, "[REDACTED:") {
+		t.Errorf("reasoning not redacted: %.120s", rec.Reasoning)
+	}
+	if len(rec.Reasoning) > audit.MaxReasoningBytes+len(" …[cut]") || !strings.HasSuffix(rec.Reasoning, "…[cut]") {
+		t.Errorf("reasoning not capped: %d bytes", len(rec.Reasoning))
+	}
+	l, path := openLog(t)
+	if err := l.Audit(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	plain := goldenEntries()[1]
+	plain.Result.Reasoning = ""
+	if err := l.Audit(context.Background(), plain); err != nil {
+		t.Fatal(err)
+	}
+	lines := readLines(t, path)
+	if !bytes.Contains(lines[0], []byte(`"reasoning":"The command pushes`)) || bytes.Contains(lines[1], []byte(`"reasoning"`)) {
+		t.Errorf("records:\n%s\n%s", lines[0], lines[1])
+	}
+	if rep, err := audit.Verify(path); err != nil || !rep.OK() || rep.Records != 2 {
+		t.Errorf("chain with reasoning does not verify: %+v, %v", rep, err)
+	}
+}

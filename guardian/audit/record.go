@@ -46,6 +46,9 @@ type Record struct {
 	LatencyMS float64 `json:"latency_ms"`
 	// Usage is the model's token usage; absent when no model answered.
 	Usage *guardian.Usage `json:"usage,omitempty"`
+	// Reasoning is the model's reasoning before its verdict, redacted again and capped;
+	// absent when no model answered or it gave none.
+	Reasoning string `json:"reasoning,omitempty"`
 	// Caller is who asked: host, session, turn and agent, each omitted when unknown.
 	Caller guardian.Caller `json:"caller"`
 	// Prev is the hash of the record before this one ("" for the first record of a log).
@@ -82,6 +85,7 @@ func NewRecord(e guardian.AuditEntry) (Record, error) {
 		Assessment: redactAssessment(e.Result.Assessment),
 		LatencyMS:  float64(e.Latency) / float64(time.Millisecond),
 		Usage:      e.Result.Usage,
+		Reasoning:  redactReasoning(e.Result.Reasoning),
 		Caller:     e.Caller,
 	}, nil
 }

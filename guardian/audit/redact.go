@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/prompts"
@@ -64,4 +65,21 @@ func redactAssessment(a riskmodel.Assessment) riskmodel.Assessment {
 		a.Findings = fs
 	}
 	return a
+}
+
+// MaxReasoningBytes caps the model reasoning kept in a record.
+const MaxReasoningBytes = 4 << 10
+
+// redactReasoning redacts and caps the model's reasoning for the record. The reviewer already
+// did both; the log does not rely on it, as with the assessment.
+func redactReasoning(s string) string {
+	s = riskmodel.RedactSecrets(s)
+	if len(s) <= MaxReasoningBytes {
+		return s
+	}
+	cut := MaxReasoningBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " …[cut]"
 }

@@ -31,10 +31,16 @@ var errResponseTooLarge = fmt.Errorf("response body over %d bytes", MaxResponseB
 // It is written and read on the goroutine that calls CreateChatCompletion (go-openai calls Do
 // and reads the body synchronously), so it needs no lock.
 type attemptRecord struct {
+	// sent is set once the request reached the HTTP client: go-openai refuses some requests
+	// (reasoning models' parameters) before sending them.
+	sent          bool
 	status        int
 	retryAfter    time.Duration
 	hasRetryAfter bool
 	tooLarge      bool
+	// body is the successful response body as read, for the fields go-openai does not decode.
+	body  []byte
+	extra extraFields
 }
 
 type attemptKey struct{}
@@ -48,6 +54,9 @@ type recordingDoer struct {
 
 // Do implements openai.HTTPDoer.
 func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
+	if rec, ok := req.Context().Value(attemptKey{}).(*attemptRecord); ok {
+		rec.sent = true
+	}
 	resp, err := d.next.Do(req)
 	if err != nil || resp == nil {
 		return resp, err
@@ -55,7 +64,7 @@ func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
 	if rec, ok := req.Context().Value(attemptKey{}).(*attemptRecord); ok {
 		rec.status = resp.StatusCode
 		rec.retryAfter, rec.hasRetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), d.now())
-		resp.Body = &cappedBody{rc: resp.Body, left: MaxResponseBytes, rec: rec}
+		resp.Body = &cappedBody{rc: resp.Body, left: MaxResponseBytes, rec: rec, keep: resp.StatusCode/100 == 2}
 	} else {
 		resp.Body = &cappedBody{rc: resp.Body, left: MaxResponseBytes, rec: &attemptRecord{}}
 	}
@@ -67,6 +76,7 @@ type cappedBody struct {
 	rc   io.ReadCloser
 	left int64
 	rec  *attemptRecord
+	keep bool // keep a copy of the body in rec (successful responses of a review attempt)
 }
 
 func (b *cappedBody) Read(p []byte) (int, error) {
@@ -81,6 +91,9 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	if b.left < 0 {
 		b.rec.tooLarge = true
 		return n - int(-b.left), errResponseTooLarge
+	}
+	if b.keep {
+		b.rec.body = append(b.rec.body, p[:n]...)
 	}
 	return n, err
 }
@@ -180,6 +193,8 @@ func classify(ctx context.Context, err error, rec *attemptRecord, deadline time.
 		return false, err // the review's deadline passed or it was cancelled: no more attempts
 	case errors.Is(err, context.DeadlineExceeded):
 		return true, err // this attempt's own timeout
+	case !rec.sent:
+		return false, err // the client refused to send it: the same request fails the same way
 	}
 	if code := httpStatus(err); code != 0 {
 		if !retryableStatus(code) {

@@ -2,11 +2,15 @@ package client
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
 	"time"
+
+	openai "github.com/sashabaranov/go-openai"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -42,5 +46,18 @@ func TestCappedBody(t *testing.T) {
 	b = &cappedBody{rc: io.NopCloser(bytes.NewReader(make([]byte, MaxResponseBytes+1))), left: MaxResponseBytes, rec: rec}
 	if n, err := io.Copy(io.Discard, b); !errors.Is(err, errResponseTooLarge) || n != MaxResponseBytes || !rec.tooLarge {
 		t.Fatalf("one over the cap: %d, %v, %v", n, err, rec.tooLarge)
+	}
+}
+
+// A request the client refused to send (go-openai's reasoning-model checks) fails the same way
+// every time: it is not retried as if the network had dropped it.
+func TestClassifyUnsentIsPermanent(t *testing.T) {
+	deadline := time.Now().Add(time.Minute)
+	err := fmt.Errorf("model: attempt 1: %w", openai.ErrReasoningModelLimitationsOther)
+	if retry, _ := classify(context.Background(), err, &attemptRecord{}, deadline, time.Now()); retry {
+		t.Error("an unsent request was retried")
+	}
+	if retry, _ := classify(context.Background(), errors.New("connection reset"), &attemptRecord{sent: true}, deadline, time.Now()); !retry {
+		t.Error("a sent request that got no response must be retried")
 	}
 }

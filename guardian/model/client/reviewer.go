@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -29,8 +30,8 @@ import (
 type ResponseFormat string
 
 // The response formats. JSONSchema (strict) is preferred; JSONObject with the schema pasted
-// into the system prompt is the fallback for servers that reject json_schema. Either way Parse
-// enforces the schema on the answer.
+// into the system prompt is the fallback for servers that reject json_schema, and FormatNone
+// (profile.go) the last resort. Whichever is used, Parse enforces the schema on the answer.
 const (
 	FormatJSONSchema ResponseFormat = "json_schema"
 	FormatJSONObject ResponseFormat = "json_object"
@@ -47,11 +48,19 @@ const (
 )
 
 // Usage is the token usage of one review, summed over its attempts as the server reported it.
+// CachedTokens (of InputTokens) were served from the provider's prompt cache; ReasoningTokens
+// (of OutputTokens) were the model's reasoning, hidden or not. Servers that do not report
+// them leave them 0.
 type Usage struct {
-	InputTokens  int
-	OutputTokens int
-	TotalTokens  int
+	InputTokens     int
+	OutputTokens    int
+	TotalTokens     int
+	CachedTokens    int
+	ReasoningTokens int
 }
+
+// MaxAuditReasoningBytes caps the reasoning kept for the audit record.
+const MaxAuditReasoningBytes = 4 << 10
 
 // Detail is everything one model review produced beyond guardian.Review: what the audit
 // record, the eval harness and metrics need. guardian.Review has no place for it yet; the
@@ -69,8 +78,18 @@ type Detail struct {
 	Format ResponseFormat
 	// FellBack is set when this review found that the server rejects json_schema.
 	FellBack bool
+	// Changes are the adaptations this review made to the endpoint's profile, in order.
+	Changes []Change
+	// Profile is the profile the last request was sent with.
+	Profile Profile
+	// Reasoning is the model's reasoning (from reasoning_content, a reasoning field or a
+	// leading think block), secrets redacted and capped at MaxAuditReasoningBytes. It is
+	// never parsed for a verdict.
+	Reasoning string
 	// FinishReason is the finish reason of the answer's choice.
 	FinishReason string
+	// raisedBudget is set once this review has raised the token budget.
+	raisedBudget bool
 	// Duration is the wall time of the whole call, waits included.
 	Duration time.Duration
 	// Template, PolicyHash, Nonce and Truncated identify the prompt (see prompts.Rendered).
@@ -82,8 +101,9 @@ type Detail struct {
 
 // Reviewer is the model reviewer: it implements guardian.Reviewer with one fresh-context chat
 // completion per request against an OpenAI-compatible endpoint. It is safe for concurrent use:
-// its configuration is immutable after New, the only mutable state (whether the endpoint needs
-// the json_object fallback) is an atomic, and each review has its own backoff and records.
+// its configuration is immutable after New, the only mutable state (the endpoint's learned
+// Profile) is an atomic pointer to an immutable value, and each review has its own backoff and
+// records.
 type Reviewer struct {
 	cfg         Config
 	client      *openai.Client
@@ -98,9 +118,12 @@ type Reviewer struct {
 	// schema is model.Schema() computed once: it is immutable, and building it per request showed in
 	// the concurrency benchmark's profile.
 	schema json.RawMessage
-	// jsonObject remembers that this endpoint rejected json_schema, so later reviews go
-	// straight to json_object instead of paying a failed request each time.
-	jsonObject atomic.Bool
+	// profile is what this endpoint accepts, learned from its 400s: later reviews start from
+	// it instead of paying the failed requests again.
+	profile atomic.Pointer[Profile]
+	// autoBudget is true when the operator left max_tokens unset, so a reasoning model that
+	// runs out of budget may get a bigger one.
+	autoBudget bool
 }
 
 var _ guardian.Reviewer = (*Reviewer)(nil)
@@ -153,6 +176,7 @@ func New(cfg Config, opts ...Option) (*Reviewer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	configuredMax := cfg.MaxTokens
 	cfg = cfg.withDefaults()
 	o := options{initial: DefaultBackoffInitial, maxWait: DefaultBackoffMax, maxAttempts: DefaultMaxAttempts}
 	for _, opt := range opts {
@@ -200,23 +224,33 @@ func New(cfg Config, opts ...Option) (*Reviewer, error) {
 	if u, err := url.Parse(cfg.BaseURL); err == nil {
 		host = u.Hostname()
 	}
-	return &Reviewer{
+	r := &Reviewer{
 		cfg: cfg, client: openai.NewClientWithConfig(oc), tel: tel, policy: o.policy,
 		initial: o.initial, maxWait: o.maxWait, maxAttempts: o.maxAttempts, log: o.log, now: now,
-		serverAddr: host, schema: model.Schema(),
-	}, nil
+		serverAddr: host, schema: model.Schema(), autoBudget: configuredMax == 0,
+	}
+	start := startProfile(cfg, configuredMax)
+	r.profile.Store(&start)
+	return r, nil
 }
 
 // Config returns the configuration in use, defaults filled in.
 func (r *Reviewer) Config() Config { return r.cfg }
 
 // Format returns the response format the next review will use: json_schema until the endpoint
-// has rejected it once, json_object after.
-func (r *Reviewer) Format() ResponseFormat {
-	if r.jsonObject.Load() {
-		return FormatJSONObject
+// has rejected it, then json_object, then none.
+func (r *Reviewer) Format() ResponseFormat { return r.Profile().Format }
+
+// Profile returns what the reviewer has learned about the endpoint so far (a copy).
+func (r *Reviewer) Profile() Profile { return r.profile.Load().clone() }
+
+// learn replaces the profile old with next, unless another review changed it meanwhile (its
+// change then stands, and this review's next request starts from it).
+func (r *Reviewer) learn(ctx context.Context, old *Profile, next Profile, c Change) {
+	if r.profile.CompareAndSwap(old, &next) {
+		r.log.WarnContext(ctx, "model endpoint: adapted the request", "model", r.cfg.Model, "base_url", r.cfg.BaseURL,
+			"param", c.Param, "from", c.From, "to", c.To, "why", c.Why)
 	}
-	return FormatJSONSchema
 }
 
 // Review implements guardian.Reviewer: one fresh-context model review of req, given the rules'
@@ -231,7 +265,8 @@ func (r *Reviewer) Review(ctx context.Context, req guardian.Request, rules riskm
 		return guardian.Review{}, err
 	}
 	rev := d.Review
-	rev.Usage = guardian.Usage{InputTokens: d.Usage.InputTokens, OutputTokens: d.Usage.OutputTokens}
+	rev.Usage = guardian.Usage{InputTokens: d.Usage.InputTokens, OutputTokens: d.Usage.OutputTokens,
+		CachedTokens: d.Usage.CachedTokens, ReasoningTokens: d.Usage.ReasoningTokens}
 	return rev, nil
 }
 
@@ -240,13 +275,11 @@ func (r *Reviewer) Review(ctx context.Context, req guardian.Request, rules riskm
 // fields say what was spent, and the error is a *guardian.ReviewError.
 func (r *Reviewer) ReviewDetailed(ctx context.Context, req guardian.Request, rules riskmodel.Verdict) (Detail, error) {
 	in := prompts.Input{Kind: req.Kind, Exec: req.Exec, MCP: req.MCP, Rules: rules, Policy: r.policy}
-	return r.review(ctx, in, false)
+	return r.review(ctx, in)
 }
 
-// review renders the prompt, runs the retry loop and maps the outcome. forceSchema makes the
-// first request use json_schema even when the endpoint is known to need json_object (Check
-// uses it to report what the server supports today).
-func (r *Reviewer) review(ctx context.Context, in prompts.Input, forceSchema bool) (det Detail, err error) {
+// review renders the prompt, runs the retry loop and maps the outcome.
+func (r *Reviewer) review(ctx context.Context, in prompts.Input) (det Detail, err error) {
 	start := r.now()
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -258,7 +291,6 @@ func (r *Reviewer) review(ctx context.Context, in prompts.Input, forceSchema boo
 	base := []attribute.KeyValue{attrSystem.String(r.cfg.system()), attrRequestModel.String(r.cfg.Model)}
 	ctx, span := r.tel.tracer.Start(ctx, SpanName, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
 		attrSystem.String(r.cfg.system()), attrOperation.String("chat"), attrRequestModel.String(r.cfg.Model),
-		attrTemperature.Float64(float64(r.cfg.Temperature)), attrSeed.Int(r.cfg.Seed), attrMaxTokens.Int(r.cfg.MaxTokens),
 		attribute.String("server.address", r.serverAddr),
 	))
 	defer func() {
@@ -273,7 +305,11 @@ func (r *Reviewer) review(ctx context.Context, in prompts.Input, forceSchema boo
 			span.SetStatus(codes.Error, outcome)
 		}
 		span.SetAttributes(attrAttempts.Int(det.Attempts), attrFormat.String(string(det.Format)), attrOutcome.String(outcome),
-			attrInputTokens.Int(det.Usage.InputTokens), attrOutputTokens.Int(det.Usage.OutputTokens))
+			attrInputTokens.Int(det.Usage.InputTokens), attrOutputTokens.Int(det.Usage.OutputTokens),
+			attrMaxTokens.Int(det.Profile.MaxTokens), attrSeed.Int(r.cfg.Seed))
+		if det.Profile.Temperature {
+			span.SetAttributes(attrTemperature.Float64(float64(r.cfg.Temperature)))
+		}
 		if det.Template != "" {
 			span.SetAttributes(attrTemplate.String(det.Template))
 		}
@@ -291,37 +327,116 @@ func (r *Reviewer) review(ctx context.Context, in prompts.Input, forceSchema boo
 	det.Template = rendered.Template.String()
 	det.PolicyHash, det.Nonce, det.Truncated = rendered.PolicyHash, rendered.Nonce, rendered.Truncated
 
-	resp, lastErr, err := r.call(ctx, deadline, rendered, forceSchema, &det)
-	if err != nil {
-		return det, r.mapError(ctx, err, lastErr)
-	}
-	if resp.Model != "" {
-		span.SetAttributes(attrResponseModel.String(resp.Model))
-	}
-	if len(resp.Choices) == 0 {
-		return det, &guardian.ReviewError{Status: guardian.StatusBadOutput, Err: &model.BadOutputError{Reason: "the completion has no choices"}}
-	}
-	ch := resp.Choices[0]
-	det.FinishReason = string(ch.FinishReason)
-	v, err := model.ParseChoice(ch.Message.Content, ch.Message.Refusal)
-	if err != nil {
-		if ch.FinishReason == openai.FinishReasonLength {
-			err = fmt.Errorf("answer cut off at %d tokens (finish_reason length): %w", r.cfg.MaxTokens, err)
+	for {
+		resp, rec, lastErr, err := r.call(ctx, deadline, rendered, &det)
+		if err != nil {
+			return det, r.mapError(ctx, err, lastErr)
 		}
-		return det, &guardian.ReviewError{Status: guardian.StatusBadOutput, Err: err}
+		if resp.Model != "" {
+			span.SetAttributes(attrResponseModel.String(resp.Model))
+		}
+		if len(resp.Choices) == 0 {
+			return det, &guardian.ReviewError{Status: guardian.StatusBadOutput, Err: &model.BadOutputError{Reason: "the completion has no choices"}}
+		}
+		ch := resp.Choices[0]
+		det.FinishReason = string(ch.FinishReason)
+		v, reasoning, err := parseAnswer(ch, rec)
+		det.Reasoning = model.CapReasoning(riskmodel.RedactSecrets(reasoning), MaxAuditReasoningBytes)
+		if err == nil {
+			det.Verdict = v
+			det.Review = guardian.Review{
+				Decision:   v.Outcome,
+				Assessment: v.Assessment(),
+				DecidedBy:  "model:" + r.cfg.Model + "@" + rendered.Template.ID + "#" + rendered.Template.Hash,
+				Reasoning:  det.Reasoning,
+			}
+			return det, nil
+		}
+		if ch.FinishReason != openai.FinishReasonLength {
+			if reasoning != "" && model.IsBadOutput(err) && strings.TrimSpace(ch.Message.Content) == "" {
+				err = fmt.Errorf("the model reasoned but gave no answer: %w", err)
+			}
+			return det, &guardian.ReviewError{Status: guardian.StatusBadOutput, Err: err}
+		}
+		// Cut off at the budget: a reasoning model that spent it thinking gets a bigger one
+		// once, if the operator left the budget to guardian and the deadline allows.
+		cur := r.profile.Load()
+		why := fmt.Sprintf("the answer was cut off at %d tokens (finish_reason length, %d of them reasoning)", det.Profile.MaxTokens, reasoningTokens(resp.Usage))
+		if next, c, ok := cur.raiseBudget(why); ok && r.autoBudget && !det.raisedBudget && deadline.Sub(r.now()) > r.initial {
+			det.raisedBudget = true
+			r.learn(ctx, cur, next, c)
+			det.Changes = append(det.Changes, c)
+			continue
+		}
+		return det, &guardian.ReviewError{Status: guardian.StatusBadOutput, Err: &CutOffError{Budget: det.Profile.MaxTokens,
+			Reasoning: reasoningTokens(resp.Usage), Configured: !r.autoBudget, Err: err}}
 	}
-	det.Verdict = v
-	det.Review = guardian.Review{
-		Decision:   v.Outcome,
-		Assessment: v.Assessment(),
-		DecidedBy:  "model:" + r.cfg.Model + "@" + rendered.Template.ID + "#" + rendered.Template.Hash,
-	}
-	return det, nil
 }
 
-// call runs the attempts. It returns the completion, or the error that ended the loop together
-// with the last attempt's own error (which explains a bare deadline).
-func (r *Reviewer) call(ctx context.Context, deadline time.Time, rendered prompts.Rendered, forceSchema bool, det *Detail) (*openai.ChatCompletionResponse, error, error) {
+// CutOffError is an answer cut off at the token budget (finish_reason length): the budget
+// named is the one to raise. It wraps the parse error, so it is bad output.
+type CutOffError struct {
+	Budget     int
+	Reasoning  int
+	Configured bool
+	Err        error
+}
+
+func (e *CutOffError) Error() string {
+	what := "guardian's automatic budget"
+	if e.Configured {
+		what = "max_tokens in [model]"
+	}
+	r := ""
+	if e.Reasoning > 0 {
+		r = fmt.Sprintf(", %d of them hidden reasoning", e.Reasoning)
+	}
+	return fmt.Sprintf("answer cut off at the %d-token budget (%s%s): set max_tokens = %d in [model]: %v",
+		e.Budget, what, r, SuggestedBudget(e.Budget), e.Err)
+}
+
+func (e *CutOffError) Unwrap() error { return e.Err }
+
+// SuggestedBudget is the max_tokens to suggest after an answer was cut off at budget.
+func SuggestedBudget(budget int) int { return min(max(budget*2, DefaultReasoningMaxTokens), 32768) }
+
+// reasoningTokens reads the reasoning tokens a server reported, 0 when it did not.
+func reasoningTokens(u openai.Usage) int {
+	if u.CompletionTokensDetails == nil {
+		return 0
+	}
+	return u.CompletionTokensDetails.ReasoningTokens
+}
+
+// parseAnswer sets aside the choice's reasoning — the reasoning_content field, a "reasoning"
+// field (vLLM's newer parsers, Ollama, OpenRouter) and a leading think block in the content —
+// and parses what is left strictly. The reasoning is returned for the audit record only.
+func parseAnswer(ch openai.ChatCompletionChoice, rec *attemptRecord) (model.Verdict, string, error) {
+	var parts []string
+	if s := strings.TrimSpace(ch.Message.ReasoningContent); s != "" {
+		parts = append(parts, s)
+	}
+	if s := strings.TrimSpace(rec.extra.reasoning()); s != "" && (len(parts) == 0 || parts[0] != s) {
+		parts = append(parts, s)
+	}
+	thought, answer, err := model.SplitReasoning(ch.Message.Content)
+	if thought != "" {
+		parts = append(parts, thought)
+	}
+	reasoning := strings.Join(parts, "\n\n")
+	if err != nil {
+		return model.Verdict{}, reasoning, err
+	}
+	v, err := model.ParseChoice(answer, ch.Message.Refusal)
+	return v, reasoning, err
+}
+
+// call runs the attempts. It returns the completion and its attempt's record, or the error that
+// ended the loop together with the last attempt's own error (which explains a bare deadline).
+// A deterministic refusal of the request (a 400 naming a parameter, or go-openai refusing to
+// send it) adapts the endpoint's profile and is sent again at once: that is learning, not a
+// retry, and it does not use up an attempt.
+func (r *Reviewer) call(ctx context.Context, deadline time.Time, rendered prompts.Rendered, det *Detail) (*openai.ChatCompletionResponse, *attemptRecord, error, error) {
 	exp := backoff.NewExponentialBackOff(
 		backoff.WithInitialInterval(r.initial), backoff.WithMaxInterval(r.maxWait),
 		backoff.WithMaxElapsedTime(0)) // the ctx deadline bounds the total
@@ -329,33 +444,39 @@ func (r *Reviewer) call(ctx context.Context, deadline time.Time, rendered prompt
 	b := backoff.WithContext(backoff.WithMaxRetries(hinted, uint64(r.maxAttempts-1)), ctx)
 
 	var lastErr error
+	var okRec *attemptRecord
+	adaptations := 0
 	op := func() (*openai.ChatCompletionResponse, error) {
-		format := r.Format()
-		if forceSchema && det.Attempts == 0 {
-			format = FormatJSONSchema
+		for {
+			cur := r.profile.Load()
+			resp, rec, err := r.attempt(ctx, rendered, *cur, det)
+			if err == nil {
+				okRec = rec
+				return resp, nil
+			}
+			if rj, ok := rejectionOf(err); ok && adaptations < maxAdaptations && ctx.Err() == nil {
+				if next, c, ok := cur.adapt(rj); ok {
+					adaptations++
+					if c.Param == "response_format" && c.From == string(FormatJSONSchema) {
+						det.FellBack = true
+					}
+					det.Changes = append(det.Changes, c)
+					r.learn(ctx, cur, next, c)
+					continue
+				}
+			}
+			if ctx.Err() == nil { // keep the last real failure, not the deadline cutting an attempt
+				lastErr = err
+			}
+			retry, out := classify(ctx, err, rec, deadline, r.now())
+			if !retry {
+				return nil, backoff.Permanent(out)
+			}
+			if rec.hasRetryAfter {
+				hinted.hint, hinted.hasHint = rec.retryAfter, true
+			}
+			return nil, out
 		}
-		resp, rec, err := r.attempt(ctx, rendered, format, det)
-		if err != nil && format == FormatJSONSchema && rejectsJSONSchema(err) {
-			r.jsonObject.Store(true)
-			det.FellBack = true
-			r.log.WarnContext(ctx, "model endpoint rejects response_format json_schema; using json_object from now on",
-				"model", r.cfg.Model, "base_url", r.cfg.BaseURL, "error", err)
-			resp, rec, err = r.attempt(ctx, rendered, FormatJSONObject, det)
-		}
-		if err == nil {
-			return resp, nil
-		}
-		if ctx.Err() == nil { // keep the last real failure, not the deadline cutting an attempt
-			lastErr = err
-		}
-		retry, out := classify(ctx, err, rec, deadline, r.now())
-		if !retry {
-			return nil, backoff.Permanent(out)
-		}
-		if rec.hasRetryAfter {
-			hinted.hint, hinted.hasHint = rec.retryAfter, true
-		}
-		return nil, out
 	}
 	notify := func(err error, wait time.Duration) {
 		r.log.DebugContext(ctx, "model attempt failed; retrying", "attempt", det.Attempts, "wait", wait, "error", err)
@@ -364,13 +485,15 @@ func (r *Reviewer) call(ctx context.Context, deadline time.Time, rendered prompt
 			attribute.String("error", err.Error())))
 	}
 	resp, err := backoff.RetryNotifyWithData(op, b, notify)
-	return resp, lastErr, err
+	return resp, okRec, lastErr, err
 }
 
-// attempt sends one chat completion with its own record and, if configured, its own timeout.
-func (r *Reviewer) attempt(ctx context.Context, rendered prompts.Rendered, format ResponseFormat, det *Detail) (*openai.ChatCompletionResponse, *attemptRecord, error) {
+// attempt sends one chat completion with the given profile, its own record and, if
+// configured, its own timeout.
+func (r *Reviewer) attempt(ctx context.Context, rendered prompts.Rendered, p Profile, det *Detail) (*openai.ChatCompletionResponse, *attemptRecord, error) {
 	det.Attempts++
-	det.Format = format
+	det.Format = p.Format
+	det.Profile = p
 	rec := &attemptRecord{}
 	actx := context.WithValue(ctx, attemptKey{}, rec)
 	if r.cfg.Timeout > 0 {
@@ -378,43 +501,75 @@ func (r *Reviewer) attempt(ctx context.Context, rendered prompts.Rendered, forma
 		actx, cancel = context.WithTimeout(actx, r.cfg.Timeout) // min(Timeout, the review's deadline)
 		defer cancel()
 	}
-	resp, err := r.client.CreateChatCompletion(actx, r.request(rendered, format))
-	if err != nil {
-		return nil, rec, fmt.Errorf("model: attempt %d (%s): %w", det.Attempts, format, err)
+	resp, err := r.client.CreateChatCompletion(actx, r.request(rendered, p))
+	if !rec.sent {
+		det.Attempts-- // go-openai refused the request before sending it: no HTTP request was made
 	}
+	if err != nil {
+		return nil, rec, fmt.Errorf("model: attempt %d (%s): %w", det.Attempts, p.Format, err)
+	}
+	rec.extra = decodeExtra(rec.body)
+	rec.body = nil
 	det.Usage.InputTokens += resp.Usage.PromptTokens
 	det.Usage.OutputTokens += resp.Usage.CompletionTokens
 	det.Usage.TotalTokens += resp.Usage.TotalTokens
+	det.Usage.ReasoningTokens += reasoningTokens(resp.Usage)
+	switch {
+	case resp.Usage.PromptTokensDetails != nil && resp.Usage.PromptTokensDetails.CachedTokens > 0:
+		det.Usage.CachedTokens += resp.Usage.PromptTokensDetails.CachedTokens
+	default:
+		det.Usage.CachedTokens += rec.extra.cachedTokens()
+	}
 	return &resp, rec, nil
 }
 
-// request builds the chat completion: exactly two messages (the policy as system prompt, the
-// fenced request as user message), near-zero temperature, a seed, a token cap and the
-// structured-output format.
-func (r *Reviewer) request(rendered prompts.Rendered, format ResponseFormat) openai.ChatCompletionRequest {
-	seed := r.cfg.Seed
+// request builds the chat completion from the profile: exactly two messages (the policy as
+// system prompt, the fenced request as user message), the sampling parameters the model
+// accepts (near-zero temperature and a seed where allowed), the token cap in the field it
+// reads, the reasoning controls, and the structured-output format. The system prompt depends
+// only on the policy and the format, never on the request, so providers' prompt caches hit.
+func (r *Reviewer) request(rendered prompts.Rendered, p Profile) openai.ChatCompletionRequest {
 	system := rendered.System
-	rf := &openai.ChatCompletionResponseFormat{
-		Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
-		JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
-			Name: model.SchemaName, Schema: r.schema, Strict: true,
-		},
-	}
-	if format == FormatJSONObject {
+	var rf *openai.ChatCompletionResponseFormat
+	switch p.Format {
+	case FormatJSONSchema:
+		rf = &openai.ChatCompletionResponseFormat{
+			Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
+				Name: model.SchemaName, Schema: r.schema, Strict: true,
+			},
+		}
+	case FormatJSONObject:
 		rf = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 		system += "\n\n## JSON Schema\nThe JSON object must validate against this JSON Schema:\n" + string(r.schema)
+	default:
+		system += "\n\n## JSON Schema\nAnswer with the JSON object alone. It must validate against this JSON Schema:\n" + string(r.schema)
 	}
-	return openai.ChatCompletionRequest{
+	req := openai.ChatCompletionRequest{
 		Model: r.cfg.Model,
 		Messages: []openai.ChatCompletionMessage{
 			{Role: openai.ChatMessageRoleSystem, Content: system},
 			{Role: openai.ChatMessageRoleUser, Content: rendered.User},
 		},
-		Temperature:         r.cfg.Temperature,
-		Seed:                &seed,
-		MaxCompletionTokens: r.cfg.MaxTokens,
-		ResponseFormat:      rf,
+		ResponseFormat:  rf,
+		ReasoningEffort: p.ReasoningEffort,
 	}
+	if p.Temperature {
+		req.Temperature = r.cfg.Temperature
+	}
+	if p.Seed {
+		seed := r.cfg.Seed
+		req.Seed = &seed
+	}
+	if p.TokenField == TokensMax {
+		req.MaxTokens = p.MaxTokens
+	} else {
+		req.MaxCompletionTokens = p.MaxTokens
+	}
+	if p.ThinkingOff {
+		req.ChatTemplateKwargs = map[string]any{"enable_thinking": false}
+	}
+	return req
 }
 
 // mapError turns the error that ended the retry loop into a *guardian.ReviewError. lastErr is

@@ -395,8 +395,10 @@ func TestRequestBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := f.requests()[0]
-	if b["model"] != "gpt-test" || b["seed"] != float64(7) || b["max_completion_tokens"] != float64(300) {
-		t.Errorf("model/seed/max tokens: %v %v %v", b["model"], b["seed"], b["max_completion_tokens"])
+	// A server that is not OpenAI's gets the budget in max_tokens, the field every
+	// OpenAI-compatible server reads.
+	if b["model"] != "gpt-test" || b["seed"] != float64(7) || b["max_tokens"] != float64(300) || b["max_completion_tokens"] != nil {
+		t.Errorf("model/seed/max tokens: %v %v %v %v", b["model"], b["seed"], b["max_tokens"], b["max_completion_tokens"])
 	}
 	if temp, ok := b["temperature"].(float64); !ok || temp <= 0 || temp > 1e-3 {
 		t.Errorf("temperature = %v, want present, > 0 and tiny", b["temperature"])
@@ -455,7 +457,7 @@ func TestCheck(t *testing.T) {
 	t.Run("json_schema works", func(t *testing.T) {
 		f := newFake(t, answer(verdictJSON("allow", "low")))
 		rev := newReviewer(t, f)
-		res, err := rev.Check(t.Context())
+		res, err := rev.Check(t.Context(), 0)
 		if err != nil || !res.StructuredOutput || res.Format != client.FormatJSONSchema || res.Verdict.Outcome != riskmodel.Allow || res.Latency <= 0 || res.Usage.TotalTokens != 165 {
 			t.Fatalf("got %+v, %v", res, err)
 		}
@@ -472,18 +474,22 @@ func TestCheck(t *testing.T) {
 			writeJSON(w, http.StatusOK, completion(verdictJSON("allow", "low")))
 		})
 		rev := newReviewer(t, f)
-		for range 2 { // the second check still probes json_schema
-			res, err := rev.Check(t.Context())
-			if err != nil || res.StructuredOutput || res.Format != client.FormatJSONObject || res.Attempts != 2 {
-				t.Fatalf("got %+v, %v", res, err)
-			}
+		res, err := rev.Check(t.Context(), 0)
+		if err != nil || res.StructuredOutput || res.Format != client.FormatJSONObject || res.Attempts != 2 ||
+			len(res.Changes) != 1 || res.Changes[0].Param != "response_format" || res.Profile.Format != client.FormatJSONObject {
+			t.Fatalf("got %+v, %v", res, err)
+		}
+		// The second check starts from what the first learned.
+		res, err = rev.Check(t.Context(), 0)
+		if err != nil || res.Format != client.FormatJSONObject || res.Attempts != 1 || len(res.Changes) != 0 {
+			t.Fatalf("second check: got %+v, %v", res, err)
 		}
 	})
 	t.Run("unavailable", func(t *testing.T) {
 		f := newFake(t, func(w http.ResponseWriter, _ *http.Request, _ int, _ map[string]any) {
 			apiError(w, http.StatusUnauthorized, "bad key", "")
 		})
-		res, err := newReviewer(t, f).Check(t.Context())
+		res, err := newReviewer(t, f).Check(t.Context(), 0)
 		if status(err) != guardian.StatusUnavailable || res.StructuredOutput || res.Attempts != 1 {
 			t.Fatalf("got %+v, %v", res, err)
 		}
