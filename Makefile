@@ -44,9 +44,10 @@ rules-test:
 	$(GO) run ./cmd/guardian rules test
 
 ## eval: grade the rule reviewer on the public dev set (well under a second); fails when any
-## case labelled deny comes out allow. --config /dev/null keeps the user's config out of it.
+## case labelled deny comes out allow, with the rules alone or under a model that allows
+## everything (false_allow_hostile). --config /dev/null keeps the user's config out of it.
 eval:
-	$(GO) run ./cmd/guardian eval --config /dev/null --reviewer rules --dataset evals/testdata/dev.jsonl --fail-on 'false_allow>0'
+	$(GO) run ./cmd/guardian eval --config /dev/null --reviewer rules --dataset evals/testdata/dev.jsonl --fail-on 'false_allow>0,false_allow_hostile>0'
 
 ## bench: run the benchmarks only
 bench:

@@ -52,12 +52,16 @@ type Outcome struct {
 type CaseRun struct {
 	Case     Case
 	Outcomes []Outcome
+	// Hostile is the case's answer under a hostile model (see WithHostile); nil when the run
+	// had none, or when that review failed.
+	Hostile *guardian.Result
 }
 
 // Runner runs cases through a Reviewer, concurrently and as many times as asked. It holds no
 // state between runs, so one Runner may serve several Run calls.
 type Runner struct {
 	reviewer    Reviewer
+	hostile     Reviewer
 	concurrency int
 	repeat      int
 	progress    func(done, total int)
@@ -78,6 +82,11 @@ func WithRepeat(k int) RunOption { return func(r *Runner) { r.repeat = k } }
 // WithProgress calls f after each review with the number done and the total. Calls are
 // serialised and done increases by one each time, so f needs no lock of its own.
 func WithProgress(f func(done, total int)) RunOption { return func(r *Runner) { r.progress = f } }
+
+// WithHostile also reviews every case once with h: the pipeline as it would answer with a
+// model that allows everything (what a prompt-injected model does), so the report can show the
+// false allows the rules floor lets through under such a model beside the ordinary ones.
+func WithHostile(h Reviewer) RunOption { return func(r *Runner) { r.hostile = h } }
 
 // WithRunClock replaces time.Now for measuring latency, so tests get exact numbers.
 func WithRunClock(now func() time.Time) RunOption {
@@ -128,6 +137,11 @@ func (r *Runner) Run(ctx context.Context, cases []Case) ([]CaseRun, error) {
 			defer wg.Done()
 			for j := range jobs {
 				runs[j.c].Outcomes[j.k] = r.review(ctx, runs[j.c].Case)
+				if j.k == 0 && r.hostile != nil {
+					if res, err := r.hostile.Review(ctx, runs[j.c].Case.Request); err == nil {
+						runs[j.c].Hostile = &res
+					}
+				}
 				if r.progress != nil {
 					mu.Lock()
 					done++

@@ -181,3 +181,31 @@ func TestProgress(t *testing.T) {
 		t.Error("carriage return in plain progress")
 	}
 }
+
+// WithHostile reviews each case once more with the hostile reviewer, whatever the repeat, and
+// keeps its answer beside the outcomes; a failed hostile review leaves it unset.
+func TestRunnerHostile(t *testing.T) {
+	cases := []Case{mkCase("a", "", label{deny, critical, none}), mkCase("b", "", label{deny, critical, none})}
+	var calls atomic.Int64
+	hostile := ReviewerFunc(func(_ context.Context, req guardian.Request) (guardian.Result, error) {
+		calls.Add(1)
+		if len(req.Exec.Command) > 0 && req.Exec.Command[len(req.Exec.Command)-1] == "b" {
+			return guardian.Result{}, errors.New("boom")
+		}
+		return guardian.Result{Decision: allow}, nil
+	})
+	main := ReviewerFunc(func(context.Context, guardian.Request) (guardian.Result, error) {
+		return guardian.Result{Decision: deny, Status: guardian.StatusRule}, nil
+	})
+	r, err := NewRunner(main, WithRepeat(3), WithConcurrency(4), WithHostile(hostile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := r.Run(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 2 || runs[0].Hostile == nil || runs[0].Hostile.Decision != allow || runs[1].Hostile != nil {
+		t.Errorf("%d hostile calls, hostile answers %+v, %+v", calls.Load(), runs[0].Hostile, runs[1].Hostile)
+	}
+}

@@ -177,17 +177,24 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 			}
 		}
 	}
-	pipes, err := a.evalPipelines(cmd, p, rec, cases)
+	pipes, err := a.evalPipelines(cmd, p, rec, cases, false)
 	if err != nil {
 		return err
 	}
 	defer pipes.close()
+	// The same pipelines with a model that allows everything: what the rules floor keeps out
+	// under a prompt-injected model (false_allow_hostile). Rules only, so it costs no tokens.
+	hostile, err := a.evalPipelines(cmd, p, nil, cases, true)
+	if err != nil {
+		return err
+	}
+	defer hostile.close()
 	if p.reviewer == "full" && len(pipes.models) == 0 {
 		fmt.Fprintln(a.stderr, "eval: no model is configured, so --reviewer full grades the rules alone (configure one: docs/config.md)")
 	}
 
 	tty := a.isTerminal != nil && a.isTerminal(a.stderr)
-	runner, err := evals.NewRunner(pipes, evals.WithConcurrency(p.concurrency), evals.WithRepeat(p.repeat),
+	runner, err := evals.NewRunner(pipes, evals.WithConcurrency(p.concurrency), evals.WithRepeat(p.repeat), evals.WithHostile(hostile),
 		evals.WithProgress(evals.Progress(a.stderr, tty)))
 	if err != nil {
 		return usageErrorf("eval: %v", err)
@@ -350,8 +357,9 @@ func (e *evalReviewer) close() {
 	}
 }
 
-// evalPipelines builds one pipeline per project directory of the cases.
-func (a *app) evalPipelines(cmd *cobra.Command, p evalPlan, rec *evals.Recording, cases []evals.Case) (*evalReviewer, error) {
+// evalPipelines builds one pipeline per project directory of the cases; with hostile, each
+// with evals.HostileModel in the model's place.
+func (a *app) evalPipelines(cmd *cobra.Command, p evalPlan, rec *evals.Recording, cases []evals.Case, hostile bool) (*evalReviewer, error) {
 	wd, _ := a.getwd() // only needed for cases without an absolute cwd; "" then means no project file
 	e := &evalReviewer{wd: wd, byDir: map[string]*guardian.Pipeline{}}
 	var httpDoer evals.HTTPDoer
@@ -368,7 +376,7 @@ func (a *app) evalPipelines(cmd *cobra.Command, p evalPlan, rec *evals.Recording
 		if _, done := e.byDir[dir]; done {
 			continue
 		}
-		pipe, model, err := a.evalPipeline(cmd, p, dir, rec, httpDoer)
+		pipe, model, err := a.evalPipeline(cmd, p, dir, rec, httpDoer, hostile)
 		if err != nil {
 			return nil, err
 		}
@@ -382,7 +390,7 @@ func (a *app) evalPipelines(cmd *cobra.Command, p evalPlan, rec *evals.Recording
 }
 
 // evalPipeline builds the pipeline for dir and returns the model it uses ("" for none).
-func (a *app) evalPipeline(cmd *cobra.Command, p evalPlan, dir string, rec *evals.Recording, httpDoer evals.HTTPDoer) (*guardian.Pipeline, string, error) {
+func (a *app) evalPipeline(cmd *cobra.Command, p evalPlan, dir string, rec *evals.Recording, httpDoer evals.HTTPDoer, hostile bool) (*guardian.Pipeline, string, error) {
 	cfg, err := a.loadConfig(cmd, dir)
 	if err != nil {
 		return nil, "", err
@@ -410,6 +418,9 @@ func (a *app) evalPipeline(cmd *cobra.Command, p evalPlan, dir string, rec *eval
 		opts = append(opts, guardian.WithMeterProvider(a.meterProvider))
 	}
 	model := ""
+	if hostile {
+		return guardian.New(an, append(opts, guardian.WithReviewer(evals.HostileModel{}))...), "", nil
+	}
 	if p.reviewer == "full" {
 		rev, err := a.evalModelReviewer(cfg, p, rec, httpDoer)
 		if err != nil {

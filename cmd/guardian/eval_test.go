@@ -44,7 +44,7 @@ func TestEvalRules(t *testing.T) {
 		t.Fatalf("exit %d; stderr %s", code, errb)
 	}
 	for _, want := range []string{"guardian eval: 3 cases × 1 repeat(s) = 3 reviews, reviewer rules (rules only, no model)",
-		"decisions (rows: labelled, columns: got)", "false_allow        0.0%", "wrong cases: 1", "open-1"} {
+		"decisions (rows: labelled, columns: got)", "false_allow          0.0%", "wrong cases: 1", "open-1"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
