@@ -30,7 +30,7 @@ func ExampleRender() {
 	fmt.Println(r.Template.ID, len(r.Template.Hash), len(r.PolicyHash), r.Truncated)
 	fmt.Println(r.User)
 	// Output:
-	// exec-v1 12 12 []
+	// exec-v2 12 12 []
 	// Review this exec request (a shell command that the agent's sandbox blocked).
 	// Fence nonce of this review: 00112233445566778899aabbccddeeff
 	//

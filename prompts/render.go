@@ -222,7 +222,7 @@ func Render(in Input, opts ...Option) (Rendered, error) {
 	}
 
 	var sys, user strings.Builder
-	if err := t.tmpl.ExecuteTemplate(&sys, "system", systemData{Mode: string(in.Policy.Mode), Text: strings.TrimSpace(in.Policy.Text)}); err != nil {
+	if err := t.tmpl.ExecuteTemplate(&sys, "system", systemData{Mode: string(in.Policy.Mode), Text: strings.TrimSpace(in.Policy.Text), Decision: t.decision}); err != nil {
 		return Rendered{}, fmt.Errorf("prompts: %s: system: %w", t.ID, err)
 	}
 	if err := t.tmpl.ExecuteTemplate(&user, "user", userData{
@@ -243,10 +243,12 @@ func Render(in Input, opts ...Option) (Rendered, error) {
 	}, nil
 }
 
-// systemData is what the "system" template sees: only trusted configuration.
+// systemData is what the "system" template sees: only trusted configuration and the embedded
+// decision policy.
 type systemData struct {
-	Mode string
-	Text string
+	Mode     string
+	Text     string
+	Decision string
 }
 
 // userData is what the "user" template sees. Request and Hints are already encoded and

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -54,10 +56,11 @@ func TestTemplatesStable(t *testing.T) {
 		if !regexp.MustCompile(`^` + string(tm.Kind) + `-v[1-9][0-9]*$`).MatchString(tm.ID) {
 			t.Errorf("template id %q does not name its kind %s", tm.ID, tm.Kind)
 		}
-		// The hash is the SHA-256 of the kind's file followed by common.tmpl.
+		// The hash is the SHA-256 of the kind's file, common.tmpl and the decision policy.
 		src, _ := templateFS.ReadFile("templates/" + string(tm.Kind) + ".tmpl")
 		common, _ := templateFS.ReadFile(commonFile)
-		sum := sha256.Sum256(append(append([]byte(nil), src...), common...))
+		pol, _ := templateFS.ReadFile(decisionPolicyFile)
+		sum := sha256.Sum256(append(append(append([]byte(nil), src...), common...), pol...))
 		if want := hex.EncodeToString(sum[:])[:HashLen]; tm.Hash != want {
 			t.Errorf("%s hash %s, want %s", tm.ID, tm.Hash, want)
 		}
@@ -90,11 +93,13 @@ func TestLoadErrors(t *testing.T) {
 	common, _ := templateFS.ReadFile(commonFile)
 	exec, _ := templateFS.ReadFile("templates/exec.tmpl")
 	mcp, _ := templateFS.ReadFile("templates/mcp.tmpl")
+	pol, _ := templateFS.ReadFile(decisionPolicyFile)
 	good := func() fstest.MapFS {
 		return fstest.MapFS{
 			commonFile:            {Data: common},
 			"templates/exec.tmpl": {Data: exec},
 			"templates/mcp.tmpl":  {Data: mcp},
+			decisionPolicyFile:    {Data: pol},
 		}
 	}
 	if _, err := load(good()); err != nil {
@@ -103,12 +108,16 @@ func TestLoadErrors(t *testing.T) {
 	for name, mutate := range map[string]func(fstest.MapFS){
 		"missing mcp":    func(f fstest.MapFS) { delete(f, "templates/mcp.tmpl") },
 		"missing common": func(f fstest.MapFS) { delete(f, commonFile) },
-		"parse error":    func(f fstest.MapFS) { f["templates/exec.tmpl"] = &fstest.MapFile{Data: []byte("{{define \"id\"}}")} },
+		"missing policy": func(f fstest.MapFS) { delete(f, decisionPolicyFile) },
+		"policy without its answers": func(f fstest.MapFS) {
+			f[decisionPolicyFile].Data = []byte("# policy\n\n## Conventions\nonly\n")
+		},
+		"parse error": func(f fstest.MapFS) { f["templates/exec.tmpl"] = &fstest.MapFile{Data: []byte("{{define \"id\"}}")} },
 		"wrong kind id": func(f fstest.MapFS) {
-			f["templates/exec.tmpl"].Data = []byte(strings.Replace(string(exec), "exec-v1", "mcp-v1", 1))
+			f["templates/exec.tmpl"].Data = []byte(strings.Replace(string(exec), "exec-v2", "mcp-v2", 1))
 		},
 		"malformed id": func(f fstest.MapFS) {
-			f["templates/exec.tmpl"].Data = []byte(strings.Replace(string(exec), "exec-v1", "exec-1", 1))
+			f["templates/exec.tmpl"].Data = []byte(strings.Replace(string(exec), "exec-v2", "exec-1", 1))
 		},
 		"no policy block": func(f fstest.MapFS) { f["templates/mcp.tmpl"].Data = []byte(`{{define "id"}}mcp-v1{{end}}`) },
 	} {
@@ -592,5 +601,41 @@ func TestRenderConcurrent(t *testing.T) {
 	}
 	if len(nonces) != 16 {
 		t.Errorf("%d distinct nonces from 16 renders", len(nonces))
+	}
+}
+
+// TestDecisionPolicy: the prompt quotes the decision policy that docs/policy.md states — the
+// same bytes, so the model and the rules cannot drift — and the sections the model needs are
+// in every built-in system prompt, and gone under a replacing operator policy.
+func TestDecisionPolicy(t *testing.T) {
+	embedded, err := templateFS.ReadFile(decisionPolicyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := os.ReadFile(filepath.Join("..", "docs", "policy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(docs) != string(embedded) {
+		t.Fatalf("docs/policy.md and prompts/%s differ: the policy is stated once; copy the edited one over the other", decisionPolicyFile)
+	}
+	for _, in := range []Input{typicalExec(), typicalMCP()} {
+		sys := mustRender(t, in).System
+		for _, want := range []string{"### The three answers", "| **allow** | low |", "**Deny** (high, or critical", "### Conventions",
+			"Judge the effect, not the spelling", "the agent's own approval or sandbox settings", "Scary-looking but benign stays allow"} {
+			if !strings.Contains(sys, want) {
+				t.Errorf("%s system prompt lacks %q", in.Kind, want)
+			}
+		}
+		if strings.Contains(sys, "The rules floor") || strings.Contains(sys, "# guardian — the decision policy") {
+			t.Errorf("%s system prompt quotes more of the policy than the model needs", in.Kind)
+		}
+		in.Policy = Policy{Mode: ModeReplace, Text: "Ask about everything."}
+		if sys := mustRender(t, in).System; strings.Contains(sys, "### The three answers") {
+			t.Errorf("%s: a replacing operator policy must replace the decision policy too", in.Kind)
+		}
+	}
+	if _, err := decisionSections("# x\n\n## Conventions\nonly\n"); err == nil {
+		t.Error("a policy without its answers table was accepted")
 	}
 }

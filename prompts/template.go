@@ -13,12 +13,18 @@ import (
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
-//go:embed templates/*.tmpl
+//go:embed templates/*.tmpl templates/decision-policy.md
 var templateFS embed.FS
 
 // commonFile holds the sections every kind template shares; its bytes are part of every
 // template's hash.
 const commonFile = "templates/common.tmpl"
+
+// decisionPolicyFile is guardian's decision policy: what it should answer, stated once for the
+// rules, the model prompt and every labelled set. The prompt quotes its answers table and
+// conventions, so the model and the rules cannot drift apart; docs/policy.md is the same file
+// (a test holds them equal). Its bytes are part of every template's hash.
+const decisionPolicyFile = "templates/decision-policy.md"
 
 // HashLen is the number of hex characters of a template hash: 48 bits, plenty to tell the
 // versions of one template apart and short enough for a log line.
@@ -38,6 +44,8 @@ type Template struct {
 	Kind riskmodel.Kind
 
 	tmpl *template.Template
+	// decision is the decision policy's sections as the prompt quotes them.
+	decision string
 }
 
 // String returns "ID@Hash" (e.g. "exec-v1@0123456789ab"), the form meant for decided_by.
@@ -64,6 +72,14 @@ func load(fsys fs.FS) ([]Template, error) {
 	if err != nil {
 		return nil, err
 	}
+	policy, err := fs.ReadFile(fsys, decisionPolicyFile)
+	if err != nil {
+		return nil, err
+	}
+	decision, err := decisionSections(string(policy))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", decisionPolicyFile, err)
+	}
 	var out []Template
 	for _, kind := range []riskmodel.Kind{riskmodel.KindExec, riskmodel.KindMCP} {
 		name := "templates/" + string(kind) + ".tmpl"
@@ -71,7 +87,7 @@ func load(fsys fs.FS) ([]Template, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := parseTemplate(kind, name, src, common)
+		t, err := parseTemplate(kind, name, src, common, policy, decision)
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +96,7 @@ func load(fsys fs.FS) ([]Template, error) {
 	return out, nil
 }
 
-func parseTemplate(kind riskmodel.Kind, name string, src, common []byte) (Template, error) {
+func parseTemplate(kind riskmodel.Kind, name string, src, common, policy []byte, decision string) (Template, error) {
 	tm, err := template.New(string(kind)).Option("missingkey=error").Parse(string(common))
 	if err != nil {
 		return Template{}, fmt.Errorf("%s: %w", commonFile, err)
@@ -104,12 +120,33 @@ func parseTemplate(kind riskmodel.Kind, name string, src, common []byte) (Templa
 	h := sha256.New()
 	h.Write(src)
 	h.Write(common)
+	h.Write(policy)
 	return Template{
-		ID:   ID,
-		Hash: hex.EncodeToString(h.Sum(nil))[:HashLen],
-		Kind: kind,
-		tmpl: tm,
+		ID:       ID,
+		Hash:     hex.EncodeToString(h.Sum(nil))[:HashLen],
+		Kind:     kind,
+		tmpl:     tm,
+		decision: decision,
 	}, nil
+}
+
+// decisionSections extracts what the model needs from the decision policy: the sections "The
+// three answers" and "Conventions", their headings one level down. The title, the preamble and
+// "The rules floor" (which is about guardian's rules, not the model's answer) are left out.
+func decisionSections(md string) (string, error) {
+	var out []string
+	for _, want := range []string{"The three answers", "Conventions"} {
+		start := strings.Index(md, "\n## "+want+"\n")
+		if start < 0 {
+			return "", fmt.Errorf("no section %q", "## "+want)
+		}
+		body := md[start+1:]
+		if end := strings.Index(body[3:], "\n## "); end >= 0 {
+			body = body[:end+3]
+		}
+		out = append(out, "#"+strings.TrimSpace(body))
+	}
+	return strings.Join(out, "\n\n"), nil
 }
 
 // ForKind returns the embedded template that reviews requests of kind k. An unknown kind is

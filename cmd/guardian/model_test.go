@@ -63,7 +63,7 @@ func TestReviewWithModel(t *testing.T) {
 		wantCalls int32
 	}{
 		{"model allows what rules leave open", 200, []string{"review", "exec", "--json", "--", "frobnicate", "--all"}, 0,
-			[]string{`"decision":"allow"`, `"status":"ok"`, `"decided_by":"model:fake-model@exec-v1#`, `"usage":{"input_tokens":700,"output_tokens":40}`}, 1},
+			[]string{`"decision":"allow"`, `"status":"ok"`, `"decided_by":"model:fake-model@exec-v2#`, `"usage":{"input_tokens":700,"output_tokens":40}`}, 1},
 		{"rules deny without asking the model", 200, []string{"review", "exec", "--json", "--", "rm", "-rf", "/home/dev"}, 20,
 			[]string{`"decision":"deny"`, `"status":"rule"`}, 0},
 		{"rules allow without asking the model", 200, []string{"review", "exec", "--", "ls"}, 0, []string{"ALLOW"}, 0},
