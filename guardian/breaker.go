@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The default thresholds of the two circuit breakers (DESIGN.md, "Circuit breakers").
+// The default thresholds of the two circuit breakers (docs/design.md, "Circuit breakers").
 const (
 	// DefaultDenialsConsecutive auto-denials in a row open the denials breaker.
 	DefaultDenialsConsecutive = 5

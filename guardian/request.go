@@ -22,7 +22,7 @@ const MaxRequestBytes = 256 << 10
 var ErrTooLarge = errors.New("request too large")
 
 // Request is one approval request: its kind and the kind's payload. Its JSON form is
-// {"kind":"exec"|"mcp","request":{…}}, the request object exactly as in DESIGN.md's eval
+// {"kind":"exec"|"mcp","request":{…}}, the request object exactly as in docs/design.md's eval
 // case format.
 type Request struct {
 	Kind riskmodel.Kind

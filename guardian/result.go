@@ -6,7 +6,7 @@ import "github.com/guardianhq/guardian/riskmodel"
 // to tell "reviewer unavailable" from "policy says no".
 type Status string
 
-// The statuses of DESIGN.md.
+// The statuses of docs/design.md.
 const (
 	StatusOK          Status = "ok"           // the second reviewer (model) answered validly
 	StatusRule        Status = "rule"         // the rules decided

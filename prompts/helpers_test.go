@@ -65,7 +65,7 @@ func typicalExec() Input {
 	}
 }
 
-// typicalMCP is the MCP example of DESIGN.md: an umbrella tool whose verb destroys a notebook.
+// typicalMCP is the MCP example of docs/design.md: an umbrella tool whose verb destroys a notebook.
 func typicalMCP() Input {
 	yes, no := true, false
 	return Input{

@@ -6,10 +6,10 @@ import (
 )
 
 // Category names the kind of harm a request risks. It is a string so that it reads the same in
-// JSON, TOML, logs and the eval datasets; ParseCategory keeps it to DESIGN.md's closed list.
+// JSON, TOML, logs and the eval datasets; ParseCategory keeps it to docs/design.md's closed list.
 type Category string
 
-// The risk categories of DESIGN.md.
+// The risk categories of docs/design.md.
 const (
 	CatNone                  Category = "none"
 	CatReadOnly              Category = "read_only"
@@ -27,7 +27,7 @@ const (
 	CatFinancialOrProduction Category = "financial_or_production_change"
 )
 
-// Categories lists every category in DESIGN.md's order.
+// Categories lists every category in docs/design.md's order.
 func Categories() []Category {
 	return []Category{CatNone, CatReadOnly, CatDataDeletion, CatDataExfiltration, CatCredentialAccess,
 		CatPrivilegeEscalation, CatRemoteCodeExecution, CatNetworkEgress, CatSystemModification,

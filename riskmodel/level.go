@@ -15,7 +15,7 @@ import (
 // so the most severe of several findings is simply the largest.
 type Level uint8
 
-// The risk levels of DESIGN.md. The zero value is not a level, so a forgotten field is caught
+// The risk levels of docs/design.md. The zero value is not a level, so a forgotten field is caught
 // when it is marshalled rather than silently read as "low".
 const (
 	Low Level = iota + 1

@@ -57,7 +57,7 @@ type Mapping struct {
 	Critical        Decision
 }
 
-// DefaultMapping is DESIGN.md's mapping: low → allow, medium → allow if inside the workspace
+// DefaultMapping is docs/design.md's mapping: low → allow, medium → allow if inside the workspace
 // and reversible else ask, high → ask, critical → deny.
 func DefaultMapping() Mapping {
 	return Mapping{Low: Allow, MediumContained: Allow, Medium: Ask, High: Ask, Critical: Deny}

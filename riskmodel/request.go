@@ -5,7 +5,7 @@ import "fmt"
 // Kind says which analysis a request gets and which level→decision mapping applies.
 type Kind string
 
-// The two request kinds of DESIGN.md.
+// The two request kinds of docs/design.md.
 const (
 	KindExec Kind = "exec"
 	KindMCP  Kind = "mcp"
@@ -21,7 +21,7 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // ExecRequest is a shell command an agent's sandbox blocked. Its JSON form is the "request"
-// object of DESIGN.md's eval case format, so datasets, the CLI and the HTTP API share it.
+// object of docs/design.md's eval case format, so datasets, the CLI and the HTTP API share it.
 type ExecRequest struct {
 	// Command is the argv the agent wants to run, e.g. ["git","status"] or
 	// ["bash","-lc","rm -rf build && make"]. Shell wrappers are unwrapped by the analysis.

@@ -269,7 +269,7 @@ func runHookCommand(ctx context.Context, command, payload, dir string, timeout t
 	return out.Bytes(), cmd.ProcessState.ExitCode(), nil
 }
 
-// interpretReply says what the host makes of a hook's reply, as notes/hosts.md records:
+// interpretReply says what the host makes of a hook's reply, as docs/hooks.md records:
 // "allow", "deny", "ask", "blocked" (exit 2), "no verdict" (Codex: no output), or
 // "runs (fails open: …)" for every reply the host would let the tool run on.
 func interpretReply(host string, out []byte, code int) string {

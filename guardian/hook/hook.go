@@ -3,7 +3,7 @@
 // and the Codex approval-predicate protocol. Each protocol turns the host's input into a
 // guardian request and guardian's decision into the exact reply the host acts on.
 //
-// Both hosts fail open on many hook failures (notes/hosts.md): a hook that exits 1, times out,
+// Both hosts fail open on many hook failures (docs/hooks.md): a hook that exits 1, times out,
 // prints garbage or JSON without the right hookEventName lets the tool run. So the one rule of
 // this package is that Run always produces a reply the host reads as ask, deny or "no verdict"
 // when anything goes wrong — a panic, unreadable input, a missing environment variable, a

@@ -181,7 +181,7 @@ func CodexTrustKey(path string, g, h int) string {
 // CodexTrustHash is the trusted_hash Codex expects for a PermissionRequest hook group:
 // "sha256:" and the hex SHA-256 of the compact, key-sorted JSON
 // {"event_name":"permission_request","hooks":[{"async":false,"command":…,"timeout":…,"type":"command"}],"matcher":…}
-// (matcher left out when empty, timeout 600 when unset), as notes/hosts.md records.
+// (matcher left out when empty, timeout 600 when unset), as docs/hooks.md records.
 func CodexTrustHash(matcher, command string, timeoutSec int) (string, error) {
 	if timeoutSec <= 0 {
 		timeoutSec = 600

@@ -17,7 +17,7 @@ const (
 	EventPermissionRequest = "PermissionRequest"
 )
 
-// payload is the JSON both hosts write to a tool hook's stdin (notes/hosts.md, fixtures/).
+// payload is the JSON both hosts write to a tool hook's stdin (docs/hooks.md).
 // Unknown keys are ignored: hosts add fields between releases, and a hook that rejected a new
 // field would fail every call.
 type payload struct {

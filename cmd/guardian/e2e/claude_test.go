@@ -43,7 +43,7 @@ func (h claudeHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun
 	args = append(args, o.Args...)
 	env := w.env(append([]string{
 		"ANTHROPIC_BASE_URL=" + fake.URL(), "ANTHROPIC_API_KEY=dummy",
-		// Claude Code's background traffic, off (notes/hosts.md).
+		// Claude Code's background traffic, off (docs/hooks.md).
 		"DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_BUG_COMMAND=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		// MCP tools in the model's tool list rather than behind ToolSearch, so the scripted

@@ -9,7 +9,7 @@ import (
 )
 
 // codexHost drives `codex exec --approve-for-me` against responsesFake: the one headless mode
-// in which approvals exist, and so the PermissionRequest hook runs (notes/hosts.md). Shell
+// in which approvals exist, and so the PermissionRequest hook runs (docs/hooks.md). Shell
 // calls ask for escalation, which needs approval: the hook's verdict, else Codex's own
 // reviewer (the fake, which denies).
 type codexHost struct{ bin, path string }

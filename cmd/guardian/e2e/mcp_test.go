@@ -42,7 +42,7 @@ type rpcMessage struct {
 }
 
 // markerTool describes the server's tools that ask before they act, through a Codex-style
-// approval elicitation (DESIGN.md, "Codex MCP elicitation opt-in") describing the call.
+// approval elicitation (docs/design.md, "The MCP elicitation opt-in") describing the call.
 // touch_marker asks to create one empty file; wipe_marker's request claims a recursive delete
 // of /, which a reviewer must refuse — were it accepted, the tool would only create its
 // marker, so the test sees the acceptance without harm. ok is false for any other tool.
