@@ -37,6 +37,11 @@ type MCPUpstream struct {
 	Gate bool
 	// Protocol pins the MCP protocol version spoken to the server ("" negotiates).
 	Protocol string
+	// Workspace is the project the server works on: absolute or ~/-relative directories (as
+	// written; the proxy expands ~ with the home). It is the workspace of the reviews of this
+	// server's requests, beside the host's roots — the operator's word on where the agent may
+	// change files freely, where a request would otherwise have none.
+	Workspace []string
 }
 
 // EnvList returns Env as sorted KEY=VALUE entries, the form a subprocess's environment takes.
@@ -70,6 +75,7 @@ var mcpSchema = []schemaKey{
 	{"mcp.upstream.bearer_token_env", `a string naming an environment variable, e.g. "LINEAR_TOKEN"`},
 	{"mcp.upstream.gate", "a boolean: true or false"},
 	{"mcp.upstream.protocol", `a string naming an MCP protocol version, e.g. "2025-11-25"`},
+	{"mcp.upstream.workspace", `a list of strings: absolute or ~/-relative directories, e.g. ["~/src/app"]`},
 }
 
 type fileMCP struct {
@@ -84,6 +90,7 @@ type fileMCPUpstream struct {
 	BearerTokenEnv *string           `toml:"bearer_token_env"`
 	Gate           *bool             `toml:"gate"`
 	Protocol       *string           `toml:"protocol"`
+	Workspace      []cfgWorkspace    `toml:"workspace"`
 }
 
 // validateMCP checks the [[mcp.upstream]] tables and fills pf.mcp.
@@ -159,6 +166,9 @@ func (pf *parsedFile) validateMCP() {
 				u.Protocol = *f.Protocol
 			}
 		}
+		for _, w := range f.Workspace {
+			u.Workspace = append(u.Workspace, w.v)
+		}
 		pf.mcp.Upstreams = append(pf.mcp.Upstreams, u)
 	}
 }
@@ -175,6 +185,7 @@ func (c MCPConfig) clone() MCPConfig {
 	out := MCPConfig{Upstreams: make([]MCPUpstream, len(c.Upstreams))}
 	for i, u := range c.Upstreams {
 		u.Command = slices.Clone(u.Command)
+		u.Workspace = slices.Clone(u.Workspace)
 		if u.Env != nil {
 			env := make(map[string]string, len(u.Env))
 			for k, v := range u.Env {

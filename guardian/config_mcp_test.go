@@ -17,7 +17,8 @@ func TestLoadConfigMCP(t *testing.T) {
 	}
 	want := MCPConfig{Upstreams: []MCPUpstream{
 		{Name: "github", Command: []string{"npx", "-y", "@modelcontextprotocol/server-github"},
-			Env: map[string]string{"GITHUB_TOOLSETS": "repos,issues", "LOG_LEVEL": "warn"}, Gate: true},
+			Env: map[string]string{"GITHUB_TOOLSETS": "repos,issues", "LOG_LEVEL": "warn"}, Gate: true,
+			Workspace: []string{"~/src/app", "/srv/shared"}},
 		{Name: "linear", URL: "https://mcp.linear.app/mcp", BearerTokenEnv: "LINEAR_TOKEN", Protocol: "2025-11-25"},
 	}}
 	if d := cmp.Diff(want, c.MCP); d != "" {
@@ -39,7 +40,8 @@ func TestLoadConfigMCP(t *testing.T) {
 		t.Errorf("merge lost the user's upstreams (-user +merged):\n%s", d)
 	}
 	merged.MCP.Upstreams[0].Command[0] = "changed"
-	if c.MCP.Upstreams[0].Command[0] != "npx" {
+	merged.MCP.Upstreams[0].Workspace[0] = "changed"
+	if c.MCP.Upstreams[0].Command[0] != "npx" || c.MCP.Upstreams[0].Workspace[0] != "~/src/app" {
 		t.Error("the merged config shares its upstreams with the user config")
 	}
 }

@@ -109,6 +109,10 @@ func TestReadRequest(t *testing.T) {
 		{`{"kind":"exec"}`, `missing "request"`},
 		{`{"kind":"exec","request":{"command":["ls"]}} {}`, "column 46"},
 		{`{"kind":x}`, "column 9"},
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["/home/dev/proj","/"]}}`, ""},
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["/home/dev/proj","proj"]}}`, `"workspace"[1] "proj" must be an absolute directory`},
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":[""]}}`, `"workspace"[0] "" must be an absolute directory`},
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":"/home/dev/proj"}}`, "cannot unmarshal string"},
 	}
 	for _, tc := range tests {
 		_, err := ReadRequest(strings.NewReader(tc.in))

@@ -115,6 +115,14 @@ func (r Request) Validate() error {
 		if r.MCP == nil || r.MCP.Tool == "" {
 			return errors.New(`mcp request: "tool" must be set`)
 		}
+		for i, w := range r.MCP.Workspace {
+			// A relative or empty directory has nothing to be resolved against: refuse it
+			// rather than review the call against a workspace other than the one meant.
+			// ("/" and the home directory are well-formed; the analysis ignores them.)
+			if !strings.HasPrefix(w, "/") || strings.ContainsAny(w, "\x00\n\r") {
+				return fmt.Errorf(`mcp request: "workspace"[%d] %q must be an absolute directory, e.g. "/home/dev/proj"`, i, w)
+			}
+		}
 	default:
 		return fmt.Errorf("unknown request kind %q (want exec or mcp)", r.Kind)
 	}

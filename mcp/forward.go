@@ -44,6 +44,10 @@ func (p *Proxy) start(ctx context.Context, u *upstream, tool string, req mcpgo.C
 		asks: make(chan *hostAsk),
 		done: make(chan callResult, 1),
 	}
+	// The roots are listed now, on the host's own request: over HTTP that request's stream is
+	// where the host can be asked, and the gate and elicitations later run on the call's
+	// context, which has none.
+	c.host.workspace = p.rootsOf(ctx, c.host)
 	c.ctx, c.cancel = context.WithCancel(p.ctx)
 	upToken := ""
 	if progressToken(req.Params.Meta) != nil {

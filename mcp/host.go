@@ -20,6 +20,10 @@ type hostInfo struct {
 	session   string // the downstream session id
 	canElicit bool   // the client declared the elicitation capability
 	modern    bool   // the request uses protocol 2026-07-28: questions go as input_required results
+	roots     bool   // the client declared the roots capability
+	// workspace is the host's roots as local directories, when the proxy could list them
+	// (see Proxy.rootsOf); filled in when a call starts.
+	workspace []string
 }
 
 // hostOf reads the host behind a downstream request: from the request's own _meta on protocol
@@ -42,6 +46,7 @@ func hostOf(ctx context.Context) hostInfo {
 	h.modern = h.modern || mcpgo.IsModernProtocol(server.RequestProtocolVersion(ctx))
 	if caps != nil {
 		h.canElicit = caps.Elicitation != nil
+		h.roots = caps.Roots != nil
 	}
 	if info != nil {
 		h.name = info.Name

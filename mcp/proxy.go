@@ -9,10 +9,12 @@ import (
 	"log"
 	"log/slog"
 	"net/http"
+	"path"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
@@ -51,6 +53,8 @@ type Proxy struct {
 
 	parkMu sync.Mutex
 	parked map[string]*parkedAsk // request state → a question waiting for a 2026-07-28 host's retry
+
+	roots *hostRoots // each downstream session's roots: the workspace of its reviews
 }
 
 type options struct {
@@ -60,6 +64,8 @@ type options struct {
 	stderr       io.Writer
 	version      string
 	inputTimeout time.Duration
+	rootsTimeout time.Duration
+	workspace    []string
 }
 
 // Option configures a Proxy.
@@ -91,13 +97,30 @@ func WithInputTimeout(d time.Duration) Option {
 	}
 }
 
+// WithRootsTimeout bounds how long a call waits for its host to list its roots
+// (DefaultRootsTimeout); afterwards its review goes on with the configured workspace.
+func WithRootsTimeout(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.rootsTimeout = d
+		}
+	}
+}
+
+// WithWorkspace adds directories (absolute) to the workspace of every review, beside each
+// upstream's own Workspace and the host's roots: the project the proxy was started for
+// (guardian mcp-proxy --workspace).
+func WithWorkspace(dirs ...string) Option {
+	return func(o *options) { o.workspace = append(o.workspace, dirs...) }
+}
+
 // New connects every upstream and returns the proxy serving them. Every decision goes through
 // d (a pipeline wrapped with the audit log, as for every entry point). With several upstreams
 // their tools and prompts are named NAME__tool; with one they keep their names. ctx bounds the
 // connection attempts only; the proxy runs until Close. On error every upstream started so
 // far is stopped.
 func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option) (*Proxy, error) {
-	o := options{version: "devel", inputTimeout: DefaultInputTimeout}
+	o := options{version: "devel", inputTimeout: DefaultInputTimeout, rootsTimeout: DefaultRootsTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -110,6 +133,12 @@ func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option
 	if len(ups) == 0 {
 		return nil, errors.New("mcp proxy: no upstream server: give a command, a URL, or [[mcp.upstream]] tables in the config")
 	}
+	for i, d := range o.workspace {
+		if err := checkWorkspace(d); err != nil {
+			return nil, fmt.Errorf("mcp proxy: %w", err)
+		}
+		o.workspace[i] = path.Clean(d)
+	}
 	seen := map[string]bool{}
 	for _, u := range ups {
 		if err := u.Validate(); err != nil {
@@ -120,7 +149,7 @@ func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option
 		}
 		seen[u.Name] = true
 	}
-	p := &Proxy{decider: d, opts: o, log: o.log, stderr: o.stderr, version: o.version, parked: map[string]*parkedAsk{}}
+	p := &Proxy{decider: d, opts: o, log: o.log, stderr: o.stderr, version: o.version, parked: map[string]*parkedAsk{}, roots: newHostRoots()}
 	p.tel = newTelemetry(o.tp, o.mp)
 	p.ctx, p.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	for _, spec := range ups {
@@ -136,7 +165,9 @@ func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option
 		server.WithPromptCapabilities(true),
 		server.WithLogging(),
 		server.WithRecovery(),
+		server.WithHooks(p.sessionHooks()),
 	)
+	p.srv.AddNotificationHandler(mcpgo.MethodNotificationRootsListChanged, p.onRootsChanged)
 	for _, u := range p.ups {
 		if err := u.connect(ctx); err != nil {
 			p.Close()

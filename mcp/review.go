@@ -54,6 +54,12 @@ func (p *Proxy) answer(ctx context.Context, u *upstream, e *elicitation, to aske
 	case e.problem != "":
 		return p.askHost(ctx, to, e, notCheckable+e.problem, nil)
 	}
+	var host hostInfo
+	caller := guardian.Caller{Host: CallerHost}
+	if to != nil {
+		host = to.hostInfo()
+		caller = host.caller()
+	}
 	req := guardian.ExecRequest(e.exec)
 	if e.family == familyApproval {
 		m := e.mcp
@@ -61,11 +67,10 @@ func (p *Proxy) answer(ctx context.Context, u *upstream, e *elicitation, to aske
 		if e.connector != "" {
 			m.Server = e.connector
 		}
+		// Not a workspace the upstream's elicitation names: the host's roots (when it can be
+		// tied to a call) and the configured project.
+		m.Workspace = p.workspaceFor(u, host)
 		req = guardian.MCPRequest(m)
-	}
-	caller := guardian.Caller{Host: CallerHost}
-	if to != nil {
-		caller = to.hostInfo().caller()
 	}
 	res, err := p.decider.Decide(ctx, req, caller)
 	if err != nil {
@@ -181,6 +186,7 @@ func (p *Proxy) gate(ctx context.Context, c *call, req mcpgo.CallToolRequest) *m
 		Arguments:       req.GetArguments(),
 		ToolDescription: t.Description,
 		Annotations:     annotations(t.Annotations),
+		Workspace:       p.workspaceFor(c.up, c.host),
 	}
 	if m.Title == "" {
 		m.Title = t.Annotations.Title

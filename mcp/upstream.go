@@ -40,6 +40,9 @@ type Upstream struct {
 	// ProtocolVersion pins the MCP protocol version spoken to the upstream; "" negotiates the
 	// newest both sides know.
 	ProtocolVersion string
+	// Workspace is the project this upstream works on, as absolute directories ([[mcp.upstream]]
+	// workspace): part of the workspace of every review of its requests, with the host's roots.
+	Workspace []string
 }
 
 // Validate checks the description and says how to fix it.
@@ -62,6 +65,11 @@ func (u Upstream) Validate() error {
 	}
 	if u.ProtocolVersion != "" && !mcpgo.IsValidProtocolVersion(u.ProtocolVersion) {
 		return fmt.Errorf("upstream %s: unknown protocol version %q (known: %v)", u.Name, u.ProtocolVersion, mcpgo.ValidProtocolVersions)
+	}
+	for _, d := range u.Workspace {
+		if err := checkWorkspace(d); err != nil {
+			return fmt.Errorf("upstream %s: %w", u.Name, err)
+		}
 	}
 	return nil
 }

@@ -495,12 +495,21 @@ func (c *mcpCtx) truthy(key string) bool {
 func (c *mcpCtx) buildScope() {
 	pol := *c.policy
 	pol.Workspaces = append([]string(nil), c.policy.Workspaces...)
+	// A declared workspace (the host's roots, the configured project) is the frame: a cwd-like
+	// argument of the call must not move it.
+	declared := len(c.req.Workspace) > 0
 	cwd := ""
 	for _, a := range c.args {
+		if declared {
+			break
+		}
 		if a.str && a.depth <= 2 && mcpCwdKeys[a.nkey] && (strings.HasPrefix(a.val, "/") || strings.HasPrefix(a.val, "~")) {
 			cwd = a.val
 			break
 		}
+	}
+	if pol.Home == "" && declared {
+		pol.Home = mcpWorkspaceHome(c.req.Workspace)
 	}
 	if pol.Home == "" {
 		for _, a := range c.args {
@@ -521,7 +530,13 @@ func (c *mcpCtx) buildScope() {
 	if strings.HasPrefix(cwd, "~") {
 		cwd = (&Scope{Home: path.Clean(pol.Home)}).expandHome(cwd)
 	}
-	if cwd == "" && len(pol.Workspaces) == 0 {
+	if declared {
+		ws := mcpWorkspaces(path.Clean(pol.Home), c.req.Workspace)
+		if len(ws) > 0 {
+			cwd = ws[0]
+		}
+		pol.Workspaces = append(ws, pol.Workspaces...)
+	} else if cwd == "" && len(pol.Workspaces) == 0 {
 		// No cwd and no configured workspace: the project of the first absolute path argument
 		// stands in for the workspace (see mcpInferProject).
 		for _, a := range c.args {

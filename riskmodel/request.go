@@ -46,6 +46,12 @@ type MCPRequest struct {
 	Annotations     *ToolAnnotations `json:"annotations,omitempty"`
 	// Message is the human-facing question of an elicitation ("Allow posthog to run …?").
 	Message string `json:"message,omitempty"`
+	// Workspace is the project the call belongs to, as absolute directories: the MCP host's
+	// roots or the project the proxy was configured with. It comes from the host and the
+	// operator, never from the call, so a path the call itself names cannot widen what counts
+	// as the workspace. Empty: the policy's workspaces, else a guess from the arguments.
+	// Relative paths, "/" and the home directory itself are never a workspace and are ignored.
+	Workspace []string `json:"workspace,omitempty"`
 }
 
 // ToolAnnotations are the MCP tool hints. They are claims made by the server, so a read-only

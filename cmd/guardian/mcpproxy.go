@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type mcpProxyFlags struct {
 	gate      bool
 	listen    string
 	tokenFile string
+	workspace []string
 }
 
 func (a *app) mcpProxyCmd() *cobra.Command {
@@ -57,7 +59,10 @@ stdin (or on SIGTERM), and stops its upstream subprocesses.
 
 Decisions use the same pipeline, audit log and metrics as guardian review: the user config
 and the project file of the working directory; with no model configured, the embedded rules.
-See docs/mcp.md.`,
+
+The workspace of a review (where the agent may change files freely) is the host's MCP roots,
+when it declares them, together with --workspace and the upstream's workspace in the config;
+never a directory the reviewed call names itself. See docs/mcp.md.`,
 		Example: `  guardian mcp-proxy -- npx -y @modelcontextprotocol/server-github
   guardian mcp-proxy --gate --name posthog -- npx -y @posthog/mcp
   guardian mcp-proxy --url http://127.0.0.1:8080/mcp
@@ -71,15 +76,17 @@ See docs/mcp.md.`,
 	fl.BoolVar(&f.gate, "gate", false, "review every tools/call to the upstream before forwarding it")
 	fl.StringVar(&f.listen, "listen", "", "serve the host over streamable HTTP at `ADDR` (path /mcp) instead of stdio")
 	fl.StringVar(&f.tokenFile, "token-file", "", "with --listen: read the bearer token from `FILE` (else $GUARDIAN_TOKEN)")
+	fl.StringArrayVar(&f.workspace, "workspace", nil, "a `DIR` of the project the upstreams work on, beside the host's roots (repeatable; relative to the working directory)")
 	return c
 }
 
 // mcpProxySetup is a validated mcp-proxy command line.
 type mcpProxySetup struct {
-	cmdline  []string     // the upstream after --, if any
-	upstream mcp.Upstream // the upstream of the flags, when cmdline or --url is given
-	fromFlag bool
-	token    string
+	cmdline   []string     // the upstream after --, if any
+	upstream  mcp.Upstream // the upstream of the flags, when cmdline or --url is given
+	fromFlag  bool
+	token     string
+	workspace []string // --workspace, absolute
 }
 
 // checkMCPProxyFlags validates the command line before anything is started.
@@ -111,6 +118,23 @@ func (a *app) checkMCPProxyFlags(cmd *cobra.Command, f mcpProxyFlags, args []str
 		if err := s.upstream.Validate(); err != nil {
 			return s, usageErrorf("mcp-proxy: %v", err)
 		}
+	}
+	for _, w := range f.workspace {
+		if strings.TrimSpace(w) == "" {
+			return s, usageErrorf("mcp-proxy: --workspace needs a directory, e.g. --workspace ~/src/app")
+		}
+		if !filepath.IsAbs(w) {
+			wd, err := a.workdir()
+			if err != nil {
+				return s, err
+			}
+			w = filepath.Join(wd, w)
+		}
+		w = filepath.Clean(w)
+		if w == "/" {
+			return s, usageErrorf("mcp-proxy: --workspace /: / is never a workspace (everything would be inside it); name the project's directory")
+		}
+		s.workspace = append(s.workspace, w)
 	}
 	if f.tokenFile != "" && f.listen == "" {
 		return s, usageErrorf("mcp-proxy: --token-file applies to --listen: over stdio the host is the process that started the proxy")
@@ -176,7 +200,7 @@ func (a *app) mcpProxy(cmd *cobra.Command, f mcpProxyFlags, args []string) error
 	decider := guardian.Audited(pipelines.inDir(wd), auditLog, time.Now)
 
 	ctx := cmd.Context()
-	opts := []mcp.Option{mcp.WithLogger(log), mcp.WithStderr(a.stderr), mcp.WithVersion(moduleVersion())}
+	opts := []mcp.Option{mcp.WithLogger(log), mcp.WithStderr(a.stderr), mcp.WithVersion(moduleVersion()), mcp.WithWorkspace(setup.workspace...)}
 	if a.tracerProvider != nil {
 		opts = append(opts, mcp.WithTracerProvider(a.tracerProvider))
 	}
@@ -215,9 +239,22 @@ func (a *app) configUpstreams(user guardian.Config) ([]mcp.Upstream, error) {
 		}
 		return nil, usageErrorf("mcp-proxy: no upstream MCP server: give its command after -- (guardian mcp-proxy -- npx -y @modelcontextprotocol/server-github), or --url URL, or add [[mcp.upstream]] tables to %s (see docs/config.md)", where)
 	}
+	home := user.Policy.Home
+	if home == "" {
+		home = a.getenv("HOME")
+	}
 	var ups []mcp.Upstream
 	for _, c := range user.MCP.Upstreams {
 		u := mcp.Upstream{Name: c.Name, Command: c.Command, Env: c.EnvList(), URL: c.URL, Gate: c.Gate, ProtocolVersion: c.Protocol}
+		for _, w := range c.Workspace {
+			if w == "~" || strings.HasPrefix(w, "~/") {
+				if !filepath.IsAbs(home) {
+					return nil, invalidError(fmt.Errorf("config: upstream %s: workspace %q: the home directory is unknown (set home in the config, or $HOME)", c.Name, w))
+				}
+				w = filepath.Join(home, strings.TrimPrefix(w, "~"))
+			}
+			u.Workspace = append(u.Workspace, filepath.Clean(w))
+		}
 		if c.BearerTokenEnv != "" {
 			tok := strings.TrimSpace(a.getenv(c.BearerTokenEnv))
 			if tok == "" {

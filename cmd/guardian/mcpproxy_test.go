@@ -342,3 +342,71 @@ func BenchmarkForwardStdio(b *testing.B) {
 		})
 	}
 }
+
+// staticRoots is a host's roots handler listing fixed roots.
+type staticRoots []string
+
+func (r staticRoots) ListRoots(context.Context, mcpgo.ListRootsRequest) (*mcpgo.ListRootsResult, error) {
+	res := &mcpgo.ListRootsResult{Roots: []mcpgo.Root{}}
+	for _, u := range r {
+		res.Roots = append(res.Roots, mcpgo.Root{URI: u})
+	}
+	return res, nil
+}
+
+// TestMCPProxyWorkspace: the reviews of the real proxy carry the host's roots, the upstream's
+// configured workspace (~ expanded with the config's home) and --workspace (relative to the
+// working directory); a host without roots gets the configured ones alone.
+func TestMCPProxyWorkspace(t *testing.T) {
+	cases := []struct {
+		name  string
+		roots staticRoots // nil: the host declares no roots
+		want  func(dir string) []string
+	}{
+		{"host with roots", staticRoots{"file:///home/dev/proj", "https://example.com/x"},
+			func(dir string) []string {
+				return []string{"/home/dev/proj", "/home/dev/shared", filepath.Join(dir, "sub")}
+			}},
+		{"host without roots", nil,
+			func(dir string) []string { return []string{"/home/dev/shared", filepath.Join(dir, "sub")} }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := writeConfig(t, dir, `
+home = "/home/dev"
+
+[[mcp.upstream]]
+name = "tools"
+command = ["mcp-fixture", "tools"]
+gate = true
+workspace = ["~/shared"]
+`)
+			// A host on 2025-11-25: protocol 2026-07-28 has no server-initiated roots/list.
+			opts := []client.ClientOption{client.WithProtocolVersion(mcpgo.ProtocolVersion20251125)}
+			if tc.roots != nil {
+				opts = append(opts, client.WithRootsHandler(tc.roots))
+			}
+			c := startStdio(t, dir, proxyEnv(t, dir), []string{"guardian", "mcp-proxy", "--config", cfg, "--workspace", "sub"}, opts...)
+			if got := resultText(t, call(t, c, "echo", map[string]any{"message": "hi"})); got != "hi" {
+				t.Fatalf("echo: %q", got)
+			}
+			if err := c.Close(); err != nil {
+				t.Fatalf("the proxy did not exit 0: %v", err)
+			}
+			recs := auditRecords(t, dir)
+			if len(recs) != 1 {
+				t.Fatalf("audit = %+v", recs)
+			}
+			var req struct {
+				Workspace []string `json:"workspace"`
+			}
+			if err := json.Unmarshal(recs[0].Request, &req); err != nil {
+				t.Fatal(err)
+			}
+			if want := tc.want(dir); !slices.Equal(req.Workspace, want) {
+				t.Errorf("review workspace %q, want %q (request %s)", req.Workspace, want, recs[0].Request)
+			}
+		})
+	}
+}

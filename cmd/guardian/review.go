@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -166,6 +167,7 @@ func (f execFlags) request(args []string, shellSet bool, wd string) (guardian.Re
 // mcpFlags are the flags of `review mcp`.
 type mcpFlags struct {
 	server, tool, args, title, description, message, annotations string
+	workspace                                                    []string
 }
 
 func (a *app) reviewMCPCmd() *cobra.Command {
@@ -176,12 +178,23 @@ func (a *app) reviewMCPCmd() *cobra.Command {
 		Long: `Review an MCP tool call (or the elicitation that asks about one).
 
 --args is the call's arguments as a JSON object; --annotations the tool's MCP annotations
-(readOnlyHint, destructiveHint, idempotentHint, openWorldHint) as a JSON object.`,
+(readOnlyHint, destructiveHint, idempotentHint, openWorldHint) as a JSON object.
+--workspace (repeatable) is the project the call belongs to, as the MCP host's roots would
+say: paths inside it are the workspace. Without it the workspace is guessed from the call's
+own paths. "/" and the home directory are never a workspace.`,
 		Example: `  guardian review mcp --server posthog --tool exec --args '{"command":"notebooks-destroy","id":42}'
-  guardian review mcp --server fs --tool read_file --args '{"path":"README.md"}' --annotations '{"readOnlyHint":true}'`,
+  guardian review mcp --server fs --tool read_file --args '{"path":"README.md"}' --annotations '{"readOnlyHint":true}'
+  guardian review mcp --server filesystem --tool write_file --workspace ~/src/app --args '{"path":"/home/dev/src/app/main.go","content":"…"}'`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			req, err := f.request()
+			wd := ""
+			if slices.ContainsFunc(f.workspace, func(w string) bool { return w != "" && !filepath.IsAbs(w) }) {
+				var err error
+				if wd, err = a.workdir(); err != nil {
+					return err
+				}
+			}
+			req, err := f.request(wd)
 			if err != nil {
 				return err
 			}
@@ -195,10 +208,12 @@ func (a *app) reviewMCPCmd() *cobra.Command {
 	c.Flags().StringVar(&f.description, "description", "", "the tool's description `TEXT`")
 	c.Flags().StringVar(&f.message, "message", "", "the elicitation's question to the human, as `TEXT`")
 	c.Flags().StringVar(&f.annotations, "annotations", "", "the tool's annotations as a `JSON` object")
+	c.Flags().StringArrayVar(&f.workspace, "workspace", nil, "a `DIR` of the project the call belongs to (repeatable; relative to the working directory)")
 	return c
 }
 
-func (f mcpFlags) request() (guardian.Request, error) {
+// request builds the MCP request; wd resolves a relative --workspace.
+func (f mcpFlags) request(wd string) (guardian.Request, error) {
 	var missing []string
 	if f.server == "" {
 		missing = append(missing, "--server")
@@ -210,6 +225,17 @@ func (f mcpFlags) request() (guardian.Request, error) {
 		return guardian.Request{}, usageErrorf("review mcp: missing %s", strings.Join(missing, " and "))
 	}
 	r := riskmodel.MCPRequest{Server: f.server, Tool: f.tool, Title: f.title, ToolDescription: f.description, Message: f.message}
+	for _, w := range f.workspace {
+		switch {
+		case strings.TrimSpace(w) == "":
+			return guardian.Request{}, usageErrorf("review mcp: --workspace needs a directory, e.g. --workspace ~/src/app")
+		case filepath.IsAbs(w):
+			w = filepath.Clean(w)
+		default:
+			w = filepath.Join(wd, w)
+		}
+		r.Workspace = append(r.Workspace, w)
+	}
 	if f.args != "" {
 		args, err := jsonObjectFlag("--args", f.args)
 		if err != nil {
