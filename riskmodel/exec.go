@@ -83,7 +83,7 @@ func baseName(s string) string {
 
 func (a *Analyzer) execVerdict(ctx context.Context, req ExecRequest) Verdict {
 	scope := NewScope(&a.policy, req.Cwd)
-	segs, tail, issues := extractProgram(scope, req.Command)
+	segs, tail, issues := extractProgram(scope, req.Command, a.noFlow)
 	c := &execCtx{scope: scope, req: &req, segs: segs, pol: &a.policy,
 		cloudMemo: map[*Segment][]cloudOp{}, dbMemo: map[*Segment][]cloudOp{}}
 	var findings []Finding

@@ -191,6 +191,9 @@ func readArgs(s *Segment) []string {
 // variables; it then looks at what the segment executes. ctx is where the segment was
 // reached, for the code it runs.
 func (x *extractor) flow(seg *Segment, ctx walkCtx) {
+	if x.noFlow {
+		return
+	}
 	c := x.flowCtx()
 	in := seg.In
 	if seg.PipeIn != nil {
@@ -260,7 +263,7 @@ func (x *extractor) writes(seg *Segment, c *execCtx) {
 		content, known = stdinText(seg, x.scope)
 	} else if out, ok, dec := segmentOutput(seg, x.scope); ok {
 		content, known = out, true
-		if dec {
+		if dec && (isDecoder(seg) || hidesText(seg.Args)) {
 			t = t.union(taint{kinds: taintDecoded, srcs: []taintSrc{{seg, taintDecoded}}})
 		}
 	}
@@ -282,6 +285,11 @@ func (x *extractor) writes(seg *Segment, c *execCtx) {
 	}
 	if isFetcher(seg) || fetchesContent(seg) {
 		targets = downloadedFiles(c, seg)
+		if o := bundledOutput(seg); o != "" {
+			if abs, ok := x.scope.Resolve(o); ok {
+				targets = append(targets, abs)
+			}
+		}
 		if n == "scp" || n == "rsync" || n == "sftp" {
 			p := seg.positional(0, "-i", "-P", "-p", "-e", "-o", "-F", "-l", "-J", "--rsh", "--exclude", "--include", "--filter")
 			if len(p) >= 2 {
@@ -509,4 +517,42 @@ func archiveOutput(s *Segment) string {
 		}
 	}
 	return ""
+}
+
+// bundledOutput is the output file of curl/wget given in a bundle of short flags
+// ("-sSLo f", "-qO f"), which the option parsers do not split.
+func bundledOutput(s *Segment) string {
+	letter := byte('o')
+	if s.Name() == "wget" {
+		letter = 'O'
+	} else if s.Name() != "curl" {
+		return ""
+	}
+	for i := 1; i+1 < len(s.Args); i++ {
+		a := s.Args[i]
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == letter {
+			if s.Args[i+1] == "-" {
+				return ""
+			}
+			return s.Args[i+1]
+		}
+	}
+	return ""
+}
+
+// hidesText reports words that spell characters as escapes (\x72, \162, \u0072): text
+// written that way is meant not to be read, unlike a \n in a printf format.
+func hidesText(args []string) bool {
+	for _, a := range args[1:] {
+		for i := 0; i+1 < len(a); i++ {
+			if a[i] == '\\' {
+				switch c := a[i+1]; {
+				case c == 'x' || c == 'u' || c == 'U' || c >= '0' && c <= '7':
+					return true
+				}
+				i++
+			}
+		}
+	}
+	return false
 }

@@ -202,13 +202,13 @@ func (s *Scope) Resolve(arg string) (abs string, ok bool) {
 	if strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`") || p == "" {
 		return "", false
 	}
+	slash := strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, "/.")
 	if !path.IsAbs(p) {
 		if s.CwdUnknown {
 			return "", false
 		}
 		p = path.Join(s.Cwd, p)
 	}
-	slash := strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")
 	p = path.Clean(p)
 	if len(s.links) > 0 {
 		var ok bool

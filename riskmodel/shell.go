@@ -56,6 +56,7 @@ type extractor struct {
 	clones  map[string]taint
 	running map[string]bool
 	acc     flowAcc
+	noFlow  bool // taint and written files are not followed (see Analyzer.noFlow)
 
 	// Code held in strings: aliases and functions defined so far (expanded where called),
 	// the code-loading variables exported so far, and those prefixed to the current command.
@@ -85,14 +86,14 @@ func (c walkCtx) with(v string) walkCtx {
 // inside the analysis (a parser shape it does not expect) is reported as an issue, so the
 // request is asked about rather than crashing the reviewer.
 func extractSegments(scope *Scope, argv []string) (segs []*Segment, issues []issue) {
-	segs, _, issues = extractProgram(scope, argv)
+	segs, _, issues = extractProgram(scope, argv, false)
 	return segs, issues
 }
 
 // extractProgram is extractSegments that also returns the tail: distinct segments past the
 // segment limit, to be scanned for critical findings only.
-func extractProgram(scope *Scope, argv []string) (segs, tail []*Segment, issues []issue) {
-	x := &extractor{scope: scope, vars: map[string]string{}, unknown: map[string]bool{}, seen: map[*syntax.CallExpr]bool{},
+func extractProgram(scope *Scope, argv []string, noFlow bool) (segs, tail []*Segment, issues []issue) {
+	x := &extractor{scope: scope, noFlow: noFlow, vars: map[string]string{}, unknown: map[string]bool{}, seen: map[*syntax.CallExpr]bool{},
 		tailSeen: map[string]bool{}, vtaint: map[string]taint{}, vfeeds: map[string][]*Segment{}, files: map[string]*writtenFile{},
 		clones: map[string]taint{}, running: map[string]bool{}, aliases: map[string]string{}, funcs: map[string]*syntax.Stmt{},
 		inFunc: map[string]bool{}, codeEnv: map[string]string{}}
