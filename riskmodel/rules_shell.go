@@ -1,6 +1,9 @@
 package riskmodel
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // envSetupTools print shell code meant to be eval'ed into the current shell.
 var envSetupTools = map[string]bool{"ssh-agent": true, "direnv": true, "pyenv": true, "rbenv": true, "nodenv": true, "brew": true, "conda": true,
@@ -27,13 +30,11 @@ func shellRules() []*Rule {
 			NoMatch: []string{"eval \"$(ssh-agent -s)\"", "bash -c 'ls -la'", "echo hi | sh"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if runsDynamicCode(s) {
-					for _, o := range c.segs {
-						if hasVia(o, "$(…)") && envSetupTools[o.Name()] {
-							return "", false
-						}
-						if isFetcher(o) && hasVia(o, "$(…)") {
-							return "", false // net.eval-remote
-						}
+					if fedBy(s, func(o *Segment) bool { return envSetupTools[o.Name()] }) {
+						return "", false
+					}
+					if s.Runs.has(taintFetched) && !c.allFrom(s.Runs.from(taintFetched), false) {
+						return "", false // net.eval-remote
 					}
 					return "Runs shell code assembled at run time (" + joinArgs(s.Args) + ")", true
 				}
@@ -52,12 +53,94 @@ func shellRules() []*Rule {
 			Match:   []string{"eval \"$(ssh-agent -s)\"", "eval \"$(direnv hook bash)\"", "eval \"$(pyenv init -)\""},
 			NoMatch: []string{"eval \"$X\""},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				if !runsDynamicCode(s) {
+				if !runsDynamicCode(s) || s.Runs.kinds != 0 {
 					return "", false
 				}
-				for _, o := range c.segs {
-					if hasVia(o, "$(…)") && envSetupTools[o.Name()] {
+				for _, o := range s.Feeds {
+					if envSetupTools[o.Name()] {
 						return "Evaluates the environment setup printed by " + o.Name(), true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "shell.decoded-file-exec", Level: Critical, Category: CatRemoteCodeExecution,
+			Message: "Decodes hidden content into code and runs it",
+			Match:   []string{"base64 -d payload.b64 > /tmp/p.sh; sh /tmp/p.sh", "xxd -r -p blob.hex > run && chmod +x run && ./run", "base64 -d < data.txt | bash", "P=$(base64 -d blob); eval \"$P\""},
+			NoMatch: []string{"base64 -d img.b64 > img.png", "echo aGk= | base64 -d"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if !s.Runs.has(taintDecoded) {
+					return "", false
+				}
+				if src := s.Runs.from(taintDecoded); len(src) > 0 {
+					return "Runs code decoded by `" + capText(joinArgs(src[0].Args)) + "` with " + s.Name() + "; what it does cannot be seen", true
+				}
+				return "Runs decoded code with " + s.Name() + "; what it does cannot be seen", true
+			},
+		},
+		{
+			ID: "shell.written-exec", Level: High, Category: CatRemoteCodeExecution,
+			Message: "Writes a file whose content cannot be seen and then runs it",
+			Match:   []string{"python3 gen.py > run.sh && bash run.sh", "echo \"$PAYLOAD\" > x.sh; chmod +x x.sh; ./x.sh", "cp \"$SRC\" hook.sh && . ./hook.sh"},
+			NoMatch: []string{"printf 'echo hi\\n' > x.sh && sh x.sh", "bash ./scripts/test.sh", "cp scripts/a.sh b.sh && sh b.sh"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if s.RunsWritten == "" {
+					return "", false
+				}
+				return "Runs " + s.RunsWritten + ", which this command writes with content that cannot be seen before it runs", true
+			},
+		},
+		{
+			ID: "shell.symlink-escape", Level: High, Category: CatDataDeletion,
+			Message: "Creates a link from the workspace to a vital or secret location",
+			Match:   []string{"ln -s / dist", "ln -sf ~ build", "ln -s ~/.ssh keys", "ln -s .. up", "cp -s /etc ./etc"},
+			NoMatch: []string{"ln -s ../shared/config.yml config.yml", "ln -sf /usr/bin/python3 .venv/bin/python", "ln -s build/app app", "ln file hard"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if !(s.Name() == "ln" || s.Name() == "gln") || !s.hasFlag("s", "--symbolic") {
+					if s.Name() != "cp" || !s.hasFlag("s", "--symbolic-link") {
+						return "", false
+					}
+				}
+				p := s.positional(0, "-t", "--target-directory", "-S", "--suffix")
+				if len(p) == 0 {
+					return "", false
+				}
+				t := p[0]
+				abs := ""
+				if e := c.scope.expandHome(t); path.IsAbs(e) {
+					abs, _ = c.scope.Resolve(e)
+				} else if !strings.ContainsAny(t, "$`") {
+					link := path.Base(t)
+					if len(p) >= 2 {
+						link = p[len(p)-1]
+					}
+					if l, ok := c.scope.Resolve(link); ok {
+						abs = path.Clean(path.Join(path.Dir(l), t))
+					}
+				}
+				if abs == "" {
+					return "Creates a link to " + t + ", whose target cannot be resolved; commands through it could reach anywhere", true
+				}
+				if z := c.scope.Zone(abs); z == ZoneVital || isCredentialPath(c, abs) {
+					return "Links to " + c.scope.Pretty(abs) + "; deleting or writing through the link would reach it", true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "shell.env-code", Level: High, Category: CatRemoteCodeExecution,
+			Message: "Sets a variable that makes programs load code from outside the workspace",
+			Match:   []string{"LD_PRELOAD=/tmp/hook.so ls", "export BASH_ENV=~/.cache/x.sh; bash -c true", "NODE_OPTIONS='--require /tmp/p.js' npm test", "PERL5OPT=-Mevil perl x.pl", "env LD_LIBRARY_PATH=/tmp/lib ./app"},
+			NoMatch: []string{"NODE_OPTIONS=--max-old-space-size=4096 npm run build", "LD_LIBRARY_PATH=./build/lib ./app", "ENV=production npm start", "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./server"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				for _, kv := range s.CodeEnv {
+					i := strings.IndexByte(kv, '=')
+					if i < 0 {
+						continue
+					}
+					if why := loadsCodeFrom(c, kv[:i], kv[i+1:]); why != "" {
+						return "Sets " + kv[:i] + " " + why + " for " + quoteName(s.Name()), true
 					}
 				}
 				return "", false
@@ -88,4 +171,69 @@ func stdinSource(s *Segment) string {
 		}
 	}
 	return "its input"
+}
+
+// fedBy reports whether some segment substituted into s's words satisfies f.
+func fedBy(s *Segment, f func(*Segment) bool) bool {
+	for _, o := range s.Feeds {
+		if f(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadsCodeFrom says why a code-loading variable's value is a risk ("" when it is not): a
+// library, startup file or module outside the workspace and the system's own directories.
+func loadsCodeFrom(c *execCtx, name, value string) string {
+	var paths []string
+	switch name {
+	case "NODE_OPTIONS", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS":
+		f := strings.Fields(value)
+		for i, a := range f {
+			switch {
+			case a == "--require" || a == "-r" || a == "--import" || a == "--loader" || a == "--experimental-loader":
+				if i+1 < len(f) {
+					paths = append(paths, f[i+1])
+				}
+			case strings.HasPrefix(a, "--require=") || strings.HasPrefix(a, "--import=") || strings.HasPrefix(a, "--loader="):
+				paths = append(paths, a[strings.IndexByte(a, '=')+1:])
+			case strings.HasPrefix(a, "-r") && len(a) > 2 && name == "RUBYOPT":
+				paths = append(paths, a[2:])
+			case strings.HasPrefix(a, "-javaagent:") || strings.HasPrefix(a, "-agentpath:"):
+				paths = append(paths, strings.SplitN(a[strings.IndexByte(a, ':')+1:], "=", 2)[0])
+			}
+		}
+	case "PERL5OPT":
+		if strings.Contains(value, "-M") || strings.Contains(value, "-d") || strings.Contains(value, "-m") {
+			return "to load Perl modules into every perl (" + value + ")"
+		}
+		return ""
+	case "PYTHONWARNINGS":
+		if strings.Count(value, ":") >= 2 {
+			return "to import a module chosen by the warning filter (" + value + ")"
+		}
+		return ""
+	case "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH":
+		paths = strings.Split(value, ":")
+	default:
+		paths = strings.FieldsFunc(value, func(r rune) bool { return r == ':' || r == ' ' })
+	}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if !strings.ContainsAny(p, "/~$") && name != "LD_PRELOAD" && name != "DYLD_INSERT_LIBRARIES" {
+			continue // a module name resolved by the program's own search path
+		}
+		t := c.target(p)
+		switch {
+		case t.zone == ZoneWorkspace && !c.scope.CwdUnknown:
+			continue
+		case t.abs != "" && isSystemPath(t.abs) && !strings.HasPrefix(t.abs, "/var/") && !strings.HasPrefix(t.abs, "/opt/"):
+			continue
+		}
+		return "to load " + p + ", " + c.where(t)
+	}
+	return ""
 }

@@ -54,6 +54,74 @@ type Scope struct {
 	CwdUnknown bool
 
 	credPaths []string // credHomePaths joined to Home, built on first use
+
+	// links are the symbolic links the request itself creates, absolute link path → absolute
+	// target ("" when the target cannot be resolved). A path through a link resolves to the
+	// target: after "ln -s / dist", "dist/*" is "/*".
+	links map[string]string
+}
+
+// withCwd returns a copy of the scope whose relative paths resolve against dir; known=false
+// makes them unresolvable (after "cd $UNKNOWN"). The workspaces stay those of the request.
+func (s *Scope) withCwd(dir string, known bool) *Scope {
+	n := *s
+	if !known {
+		n.CwdUnknown = true
+		return &n
+	}
+	n.Cwd, n.CwdUnknown = path.Clean(dir), false
+	return &n
+}
+
+// withLinksOf returns a copy of s that keeps the links known to o (a later scope): going back
+// to an earlier directory does not undo the links made since.
+func (s *Scope) withLinksOf(o *Scope) *Scope {
+	n := *s
+	n.links = o.links
+	return &n
+}
+
+// withLink returns a copy of the scope in which link (absolute) points at target (absolute,
+// "" when unknown).
+func (s *Scope) withLink(link, target string) *Scope {
+	n := *s
+	n.links = make(map[string]string, len(s.links)+1)
+	for k, v := range s.links {
+		n.links[k] = v
+	}
+	n.links[link] = target
+	return &n
+}
+
+// throughLinks rewrites p (absolute, cleaned) through the request's symlinks. A path is only
+// followed when something below the link is named ("dist/x", "dist/*") or the argument ends
+// in a slash ("dist/"): "rm dist" removes the link itself. ok is false when the link's
+// target is unknown.
+func (s *Scope) throughLinks(p string, trailingSlash bool) (string, bool) {
+	for i := 0; i < 8 && len(s.links) > 0; i++ {
+		hit := false
+		for link, target := range s.links {
+			rest, below := "", false
+			switch {
+			case p == link && trailingSlash:
+				below = true
+			case strings.HasPrefix(p, link+"/"):
+				rest, below = strings.TrimPrefix(p, link), true
+			}
+			if !below {
+				continue
+			}
+			if target == "" {
+				return "", false
+			}
+			p, hit = path.Clean(target+"/"+rest), true
+			break
+		}
+		if !hit {
+			break
+		}
+	}
+	return p, true
 }
 
 // credentialStores returns the credential store paths below this scope's home.
@@ -87,7 +155,10 @@ func NewScope(p *Policy, cwd string) *Scope {
 	for _, w := range p.Workspaces {
 		s.Workspaces = append(s.Workspaces, s.expandHome(path.Clean(w)))
 	}
-	if !s.CwdUnknown && s.Cwd != "/" && s.Cwd != s.Home && !isSystemPath(s.Cwd) && !isAncestor(s.Cwd, s.Home) {
+	// The cwd is a workspace unless it is /, home, a system directory, an ancestor of home
+	// or a scratch location (/tmp, /var/tmp, …): deleting "everything here" there is never
+	// routine project work.
+	if !s.CwdUnknown && s.Cwd != "/" && s.Cwd != s.Home && !isSystemPath(s.Cwd) && !isAncestor(s.Cwd, s.Home) && !isTempPath(s.Cwd) {
 		s.Workspaces = append(s.Workspaces, s.Cwd)
 	}
 	for _, g := range p.ProtectedPaths {
@@ -131,6 +202,7 @@ func (s *Scope) Resolve(arg string) (abs string, ok bool) {
 	if strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`") || p == "" {
 		return "", false
 	}
+	slash := strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, "/.")
 	if !path.IsAbs(p) {
 		if s.CwdUnknown {
 			return "", false
@@ -138,6 +210,12 @@ func (s *Scope) Resolve(arg string) (abs string, ok bool) {
 		p = path.Join(s.Cwd, p)
 	}
 	p = path.Clean(p)
+	if len(s.links) > 0 {
+		var ok bool
+		if p, ok = s.throughLinks(p, slash); !ok {
+			return "", false
+		}
+	}
 	if i := strings.IndexAny(p, "*?["); i >= 0 {
 		// Everything from the glob's path element on could be anything below its directory.
 		dir := p[:i]
@@ -177,8 +255,7 @@ func (s *Scope) Zone(abs string) Zone {
 	case abs == "/dev/null" || abs == "/dev/stdout" || abs == "/dev/stderr" || abs == "/dev/zero" ||
 		abs == "/dev/random" || abs == "/dev/urandom" || abs == "/dev/tty" || strings.HasPrefix(abs, "/dev/fd/"):
 		return ZoneDevNull
-	case strings.HasPrefix(abs, "/tmp/") || strings.HasPrefix(abs, "/var/tmp/") || strings.HasPrefix(abs, "/dev/shm/") ||
-		strings.HasPrefix(abs, "/private/tmp/") || strings.HasPrefix(abs, "/var/folders/"):
+	case isTempPath(abs) && !isScratchRoot(abs):
 		return ZoneTemp
 	case isAncestor(s.Home, abs):
 		return ZoneHome
@@ -242,6 +319,29 @@ func isSystemPath(p string) bool {
 	}
 	for _, pre := range []string{"/etc/", "/usr/", "/bin/", "/sbin/", "/lib", "/boot/", "/sys/", "/proc/", "/var/", "/opt/", "/System/", "/Library/", "/private/etc/"} {
 		if strings.HasPrefix(p, pre) && !strings.HasPrefix(p, "/var/tmp/") && !strings.HasPrefix(p, "/var/folders/") {
+			return true
+		}
+	}
+	return false
+}
+
+// tempRoots are the scratch directories shared by every user and process.
+var tempRoots = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/var/folders", "/private/var/folders"}
+
+// isTempPath reports whether p is a scratch root or below one.
+func isTempPath(p string) bool {
+	for _, r := range tempRoots {
+		if p == r || strings.HasPrefix(p, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isScratchRoot reports whether p is one of tempRoots itself.
+func isScratchRoot(p string) bool {
+	for _, r := range tempRoots {
+		if p == r {
 			return true
 		}
 	}

@@ -31,6 +31,24 @@ type Segment struct {
 	Parsed bool
 	// Depth counts the nested shell parses that led here (0 = the request itself).
 	Depth int
+
+	// Feeds are the segments whose output is substituted into this one's words: the
+	// commands of a $(…) or <(…) in them, and of a $(…) assigned to a variable they use.
+	Feeds []*Segment
+	// In is where the data reaching this command came from (its stdin, its words, the files
+	// the request wrote that it reads); Out is where its output comes from (In plus what it
+	// reads or fetches itself); Runs is where the code it executes comes from. See flow.go.
+	In, Out, Runs taint
+	// RunsWritten is a file this request wrote, with content the analysis cannot see, that
+	// this segment executes ("" if none).
+	RunsWritten string
+	// CodeEnv holds NAME=value for the variables in effect for this command that make
+	// programs load code (LD_PRELOAD, NODE_OPTIONS=--require …, BASH_ENV, …).
+	CodeEnv []string
+
+	// scope is the frame this segment runs in: the request's, with the working directory
+	// and symlinks the commands before it set up. nil means the request's own scope.
+	scope *Scope
 }
 
 // Redirect is one redirection of a segment.

@@ -18,6 +18,9 @@ const (
 	maxSegments = 1024 // simple commands per request
 	maxTextLen  = 160  // characters of source kept in Segment.Text
 	maxLoopVals = 8    // literal for-loop values analysed one by one
+	// maxTail bounds the segments past maxSegments that are still scanned (distinct ones
+	// only) so that padding cannot hide a critical command behind "too complex".
+	maxTail = 8 * maxSegments
 )
 
 // issue is a problem with the analysis itself (unparsable, too deep, too complex) that the
@@ -29,12 +32,39 @@ type issue struct {
 
 // extractor turns a request's argv into segments. One extractor serves one request.
 type extractor struct {
-	scope   *Scope
-	vars    map[string]string // known variable values; "" + !ok means unknown
-	unknown map[string]bool   // variables assigned something unresolvable or several values
-	segs    []*Segment
-	issues  []issue
-	seen    map[*syntax.CallExpr]bool
+	// scope is the frame of the command being walked: cd, pushd, popd and ln -s replace
+	// it; a subshell, a pipeline element or a nested shell restores it when it ends.
+	scope    *Scope
+	oldScope *Scope            // before the last cd, for "cd -"
+	dirStack []*Scope          // pushd's stack
+	vars     map[string]string // known variable values; "" + !ok means unknown
+	unknown  map[string]bool   // variables assigned something unresolvable or several values
+	segs     []*Segment
+	issues   []issue
+	seen     map[*syntax.CallExpr]bool
+
+	// tail holds the distinct segments found past maxSegments: only their critical findings
+	// count (see maxTail).
+	tail     []*Segment
+	tailSeen map[string]bool
+
+	// Data flow (flow.go): the taint and producers of each variable, the files the request
+	// wrote, the directories it cloned, and the words being resolved for the current command.
+	vtaint  map[string]taint
+	vfeeds  map[string][]*Segment
+	files   map[string]*writtenFile
+	clones  map[string]taint
+	running map[string]bool
+	acc     flowAcc
+	noFlow  bool // taint and written files are not followed (see Analyzer.noFlow)
+
+	// Code held in strings: aliases and functions defined so far (expanded where called),
+	// the code-loading variables exported so far, and those prefixed to the current command.
+	aliases   map[string]string
+	funcs     map[string]*syntax.Stmt
+	inFunc    map[string]bool
+	codeEnv   map[string]string
+	prefixEnv []string
 }
 
 // walkCtx is what a command inherits from where it appears.
@@ -56,16 +86,32 @@ func (c walkCtx) with(v string) walkCtx {
 // inside the analysis (a parser shape it does not expect) is reported as an issue, so the
 // request is asked about rather than crashing the reviewer.
 func extractSegments(scope *Scope, argv []string) (segs []*Segment, issues []issue) {
-	x := &extractor{scope: scope, vars: map[string]string{}, unknown: map[string]bool{}, seen: map[*syntax.CallExpr]bool{}}
+	segs, _, issues = extractProgram(scope, argv, false)
+	return segs, issues
+}
+
+// extractProgram is extractSegments that also returns the tail: distinct segments past the
+// segment limit, to be scanned for critical findings only.
+func extractProgram(scope *Scope, argv []string, noFlow bool) (segs, tail []*Segment, issues []issue) {
+	x := &extractor{scope: scope, noFlow: noFlow, vars: map[string]string{}, unknown: map[string]bool{}, seen: map[*syntax.CallExpr]bool{},
+		tailSeen: map[string]bool{}, vtaint: map[string]taint{}, vfeeds: map[string][]*Segment{}, files: map[string]*writtenFile{},
+		clones: map[string]taint{}, running: map[string]bool{}, aliases: map[string]string{}, funcs: map[string]*syntax.Stmt{},
+		inFunc: map[string]bool{}, codeEnv: map[string]string{}}
 	defer func() {
 		if p := recover(); p != nil {
-			segs, issues = x.segs, append(x.issues, issue{"analysis-failed", fmt.Sprint(p)})
+			segs, tail, issues = x.segs, x.tail, append(x.issues, issue{"analysis-failed", fmt.Sprint(p)})
 		}
 	}()
 	seg := &Segment{Args: append([]string(nil), argv...), Text: capText(strings.Join(argv, " ")), Parsed: true}
 	x.command(seg, walkCtx{})
-	return x.segs, x.issues
+	return x.segs, x.tail, x.issues
 }
+
+// full reports whether the segment limit is reached; past it only the tail is scanned.
+func (x *extractor) full() bool { return len(x.segs) >= maxSegments }
+
+// exhausted reports whether even the tail is full: walking further finds nothing new.
+func (x *extractor) exhausted() bool { return x.full() && len(x.tail) >= maxTail }
 
 func capText(s string) string {
 	if strings.ContainsAny(s, "\n\t\r") || strings.Contains(s, "  ") {
@@ -92,6 +138,27 @@ func (x *extractor) script(src string, ctx walkCtx) *Segment {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		x.issues = append(x.issues, issue{"unparsable", capText(src) + " (" + err.Error() + ")"})
+		// bash runs a script statement by statement, so the statements before the syntax
+		// error do run: walk them as usual, so that their findings (a critical one
+		// included) stand beside "unparsable".
+		var good []*syntax.Stmt
+		_ = syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
+			good = append(good, s)
+			return len(good) < maxSegments
+		})
+		if len(good) > 0 {
+			pctx := ctx
+			pctx.src = src
+			x.stmts(good, pctx)
+			for _, st := range good {
+				syntax.Walk(st, func(n syntax.Node) bool {
+					if c, ok := n.(*syntax.CallExpr); ok && !x.seen[c] && !x.exhausted() {
+						x.call(c, nil, pctx)
+					}
+					return true
+				})
+			}
+		}
 		// Best effort: judge the words anyway, so an obvious "rm -rf ~" inside broken
 		// quoting is still caught.
 		fields := strings.Fields(src)
@@ -106,7 +173,7 @@ func (x *extractor) script(src string, ctx walkCtx) *Segment {
 	// Anything the structured walk did not reach (commands inside [[ ]], arithmetic, case
 	// patterns, …) is still judged, without context: nothing in the text goes unseen.
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && !x.seen[c] && len(x.segs) < maxSegments {
+		if c, ok := n.(*syntax.CallExpr); ok && !x.seen[c] && !x.exhausted() {
 			x.call(c, nil, ctx)
 		}
 		return true
@@ -124,7 +191,7 @@ func (x *extractor) stmts(ss []*syntax.Stmt, ctx walkCtx) *Segment {
 
 // stmt walks one statement and returns the segment whose output it produces (for pipes).
 func (x *extractor) stmt(s *syntax.Stmt, ctx walkCtx) *Segment {
-	if s == nil || len(x.segs) >= maxSegments {
+	if s == nil || x.exhausted() {
 		if s != nil {
 			x.tooComplex(ctx)
 		}
@@ -154,36 +221,51 @@ func (x *extractor) stmt(s *syntax.Stmt, ctx walkCtx) *Segment {
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
+			// Every element of a pipeline runs in a subshell: a cd there does not last.
+			saved := x.scope
 			left := x.stmt(c.X, ctx)
+			x.scope = saved
 			rctx := ctx
 			rctx.pipeIn = left
-			return x.stmt(c.Y, rctx)
+			last := x.stmt(c.Y, rctx)
+			x.scope = saved
+			return last
 		default:
 			x.stmt(c.X, ctx)
 			return x.stmt(c.Y, ctx)
 		}
 	case *syntax.Subshell:
-		return x.stmts(c.Stmts, ctx)
+		saved := x.scope
+		last := x.stmts(c.Stmts, ctx)
+		x.scope = saved
+		return last
 	case *syntax.Block:
 		return x.stmts(c.Stmts, ctx)
 	case *syntax.IfClause:
 		var last *Segment
+		before := x.scope
 		for ic := c; ic != nil; ic = ic.Else {
 			x.stmts(ic.Cond, ctx)
 			last = x.stmts(ic.Then, ctx)
 		}
+		x.mergeCwd(before)
 		return last
 	case *syntax.WhileClause:
+		before := x.scope
 		x.stmts(c.Cond, ctx)
-		return x.stmts(c.Do, ctx)
+		last := x.stmts(c.Do, ctx)
+		x.mergeCwd(before)
+		return last
 	case *syntax.ForClause:
 		return x.forClause(c, ctx)
 	case *syntax.CaseClause:
 		x.word(c.Word, ctx)
 		var last *Segment
+		before := x.scope
 		for _, it := range c.Items {
 			last = x.stmts(it.Stmts, ctx)
 		}
+		x.mergeCwd(before)
 		return last
 	case *syntax.FuncDecl:
 		// The body may never run, but judging it costs nothing and a function is an easy
@@ -191,8 +273,13 @@ func (x *extractor) stmt(s *syntax.Stmt, ctx walkCtx) *Segment {
 		name := "(anonymous)"
 		if c.Name != nil {
 			name = c.Name.Value
+			x.funcs[name] = c.Body
 		}
+		saved := x.scope
+		x.inFunc[name] = true
 		x.stmt(c.Body, ctx.with("function "+name))
+		x.inFunc[name] = false
+		x.scope = saved
 		return nil
 	case *syntax.TimeClause:
 		return x.stmt(c.Stmt, ctx)
@@ -201,9 +288,12 @@ func (x *extractor) stmt(s *syntax.Stmt, ctx walkCtx) *Segment {
 	case *syntax.DeclClause:
 		seg := &Segment{Args: []string{c.Variant.Value}, Text: x.text(ctx, c.Pos(), c.End()), Parsed: true}
 		for _, a := range c.Args {
-			x.assign(a, ctx, true)
+			v, set := x.assign(a, ctx, true)
 			if a.Name != nil {
 				seg.Args = append(seg.Args, a.Name.Value)
+				if set {
+					x.envAssign(a.Name.Value, v, true, ctx)
+				}
 			}
 		}
 		x.add(seg, ctx)
@@ -220,13 +310,20 @@ func (x *extractor) forClause(c *syntax.ForClause, ctx walkCtx) *Segment {
 	name := wi.Name.Value
 	var vals []string
 	literal := len(wi.Items) > 0 && len(wi.Items) <= maxLoopVals
+	saved := x.acc
+	x.acc = flowAcc{}
 	for _, w := range wi.Items {
 		v, dyn, _ := x.word(w, ctx)
 		if dyn || HasGlob(v) {
 			literal = false
 		}
 		vals = append(vals, v)
+		if abs, ok := x.scope.Resolve(v); ok && isCredentialPath(x.flowCtx(), abs) {
+			x.acc.t = x.acc.t.union(taint{kinds: taintSecret})
+		}
 	}
+	x.vtaint[name], x.vfeeds[name] = x.acc.t, x.acc.feeds
+	x.acc = saved
 	if !literal {
 		x.unknown[name] = true
 		delete(x.vars, name)
@@ -243,34 +340,53 @@ func (x *extractor) forClause(c *syntax.ForClause, ctx walkCtx) *Segment {
 	return last
 }
 
-func (x *extractor) assign(a *syntax.Assign, ctx walkCtx, global bool) {
+// assign records a variable assignment; global is false for a command's prefix (X=1 cmd),
+// whose value only that command sees. It returns the value and whether it is known. The
+// value's taint goes to the variable (global) or to the command's input (prefix).
+// HOME and PWD are never taken from the request: "~" and "$HOME" stay the real home, so
+// "HOME=/tmp/x rm -rf ~/.ssh" is judged on the real ~/.ssh, as bash expands it.
+func (x *extractor) assign(a *syntax.Assign, ctx walkCtx, global bool) (string, bool) {
 	if a.Name == nil {
-		return
+		return "", false
 	}
 	name := a.Name.Value
+	saved := x.acc
+	if global {
+		x.acc = flowAcc{}
+		defer func() {
+			x.vtaint[name], x.vfeeds[name] = x.acc.t, x.acc.feeds
+			x.acc = saved
+		}()
+	}
 	if a.Value == nil || a.Array != nil || a.Index != nil || a.Append {
 		if a.Value != nil {
 			x.word(a.Value, ctx)
+		}
+		if a.Array != nil {
+			for _, e := range a.Array.Elems {
+				x.word(e.Value, ctx)
+			}
 		}
 		if global {
 			x.unknown[name] = true
 			delete(x.vars, name)
 		}
-		return
+		return "", false
 	}
 	v, dyn, _ := x.word(a.Value, ctx)
-	if !global {
-		return
+	if !global || name == "HOME" || name == "PWD" || name == "OLDPWD" {
+		return v, !dyn
 	}
 	if old, had := x.vars[name]; dyn || (had && old != v) {
 		// Unknown, or assigned several values: uses of it are unresolvable.
 		x.unknown[name] = true
 		delete(x.vars, name)
-		return
+		return v, !dyn
 	}
 	if !x.unknown[name] {
 		x.vars[name] = v
 	}
+	return v, true
 }
 
 func (x *extractor) text(ctx walkCtx, from, to syntax.Pos) string {
@@ -292,7 +408,9 @@ func (x *extractor) call(c *syntax.CallExpr, redirs []*syntax.Redirect, ctx walk
 	x.seen[c] = true
 	if len(c.Args) == 0 {
 		for _, a := range c.Assigns {
-			x.assign(a, ctx, true)
+			if v, ok := x.assign(a, ctx, true); ok || a.Value != nil {
+				x.envAssign(a.Name.Value, v, true, ctx)
+			}
 		}
 		if len(redirs) == 0 {
 			seg := &Segment{Text: x.text(ctx, c.Pos(), c.End()), Parsed: true}
@@ -300,8 +418,14 @@ func (x *extractor) call(c *syntax.CallExpr, redirs []*syntax.Redirect, ctx walk
 			return nil
 		}
 	}
+	saved, savedEnv := x.acc, x.prefixEnv
+	x.acc = flowAcc{}
+	defer func() { x.acc, x.prefixEnv = saved, savedEnv }()
 	for _, a := range c.Assigns {
-		x.assign(a, ctx, false)
+		v, _ := x.assign(a, ctx, false)
+		if a.Name != nil {
+			x.envAssign(a.Name.Value, v, false, ctx)
+		}
 	}
 	seg := &Segment{Parsed: true}
 	if len(c.Args) > 0 {
@@ -329,6 +453,7 @@ func (x *extractor) call(c *syntax.CallExpr, redirs []*syntax.Redirect, ctx walk
 	}
 	x.redirs(seg, redirs, ctx)
 	seg.PipeIn = ctx.pipeIn
+	seg.In, seg.Feeds = x.acc.t, x.acc.feeds
 	return x.command(seg, ctx)
 }
 
@@ -398,6 +523,10 @@ func (x *extractor) part(b *strings.Builder, p syntax.WordPart, ctx walkCtx, quo
 			dyn, decoded = dyn || d, decoded || dec
 		}
 	case *syntax.ParamExp:
+		if p.Param != nil {
+			name := p.Param.Value
+			x.acc = x.acc.merge(flowAcc{t: x.vtaint[name], feeds: x.vfeeds[name]})
+		}
 		v, ok := x.param(p, ctx)
 		if !ok {
 			b.WriteString("$" + paramName(p))
@@ -417,7 +546,10 @@ func (x *extractor) part(b *strings.Builder, p syntax.WordPart, ctx walkCtx, quo
 		if p.Op == syntax.CmdOut {
 			op = ">(…)"
 		}
+		saved, scope, start := x.acc, x.scope, len(x.segs)
+		x.acc = flowAcc{}
 		x.stmts(p.Stmts, ctx.with(op))
+		x.acc, x.scope = saved.merge(x.produced(start, false)), scope
 		b.WriteString("/dev/fd/63")
 	case *syntax.ArithmExp:
 		b.WriteString("$((…))")
@@ -496,7 +628,7 @@ func (x *extractor) lookup(name string) (string, bool) {
 	case "HOME":
 		return x.scope.Home, true
 	case "PWD":
-		return x.scope.Cwd, true
+		return x.scope.Cwd, !x.scope.CwdUnknown
 	case "USER", "LOGNAME":
 		return path.Base(x.scope.Home), true
 	case "TMPDIR":
@@ -509,7 +641,10 @@ func (x *extractor) lookup(name string) (string, bool) {
 // echo/printf of literals, base64/xxd decoding, rev. Anything else is unknown.
 func (x *extractor) cmdSubst(c *syntax.CmdSubst, ctx walkCtx) (val string, ok, decoded bool) {
 	start := len(x.segs)
+	saved, scope := x.acc, x.scope
+	x.acc = flowAcc{}
 	x.stmts(c.Stmts, ctx.with("$(…)"))
+	x.acc, x.scope = saved.merge(x.produced(start, true)), scope
 	if len(c.Stmts) != 1 {
 		return "", false, false
 	}
@@ -531,7 +666,7 @@ func segmentOutput(s *Segment, sc *Scope) (out string, ok, decoded bool) {
 	args := s.Args
 	switch s.Name() {
 	case "pwd":
-		return sc.Cwd, true, false
+		return sc.Cwd, !sc.CwdUnknown, false
 	case "echo":
 		interp := false
 		i := 1
@@ -569,7 +704,7 @@ func segmentOutput(s *Segment, sc *Scope) (out string, ok, decoded bool) {
 		}
 	case "git":
 		if len(args) >= 3 && args[1] == "rev-parse" && args[2] == "--show-toplevel" {
-			return sc.Cwd, true, false
+			return sc.Cwd, !sc.CwdUnknown, false
 		}
 	}
 	return "", false, false
@@ -745,4 +880,30 @@ func ansiC(s string) string {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// produced is the flow out of the segments added since start (a $(…) or <(…)): the union
+// of their output taint, and as producers the last of them (lastOnly) or all.
+func (x *extractor) produced(start int, lastOnly bool) flowAcc {
+	var a flowAcc
+	if start >= len(x.segs) {
+		return a
+	}
+	for _, s := range x.segs[start:] {
+		a.t = a.t.union(s.Out)
+	}
+	if lastOnly {
+		a.feeds = []*Segment{x.segs[len(x.segs)-1]}
+	} else if n := len(x.segs) - start; n <= 16 {
+		a.feeds = append(a.feeds, x.segs[start:]...)
+	}
+	return a
+}
+
+// mergeCwd ends a conditional: if a branch may have changed the directory, where later
+// commands run is unknown.
+func (x *extractor) mergeCwd(before *Scope) {
+	if x.scope.Cwd != before.Cwd || x.scope.CwdUnknown != before.CwdUnknown {
+		x.scope = x.scope.withCwd("", false)
+	}
 }

@@ -1,7 +1,11 @@
 package riskmodel
 
 import (
+	"path"
+	"sort"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // shells are interpreters whose -c argument, stdin or heredoc is shell code we can parse.
@@ -9,9 +13,25 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 
 // add records a segment with the context it was reached through.
 func (x *extractor) add(seg *Segment, ctx walkCtx) {
-	if len(x.segs) >= maxSegments {
+	if x.full() {
 		x.tooComplex(ctx)
+		// Past the limit, distinct segments are still kept for a scan for critical
+		// findings: padding must not turn a deny into an ask.
+		key := strings.Join(seg.Args, "\x00")
+		if len(x.tail) < maxTail && !x.tailSeen[key] {
+			x.tailSeen[key] = true
+			seg.Via, seg.Depth, seg.scope = ctx.via, ctx.depth, x.scope
+			seg.Privileged = seg.Privileged || ctx.privileged
+			if seg.PipeIn == nil {
+				seg.PipeIn = ctx.pipeIn
+			}
+			x.tail = append(x.tail, seg)
+		}
 		return
+	}
+	seg.scope = x.scope
+	if len(x.prefixEnv) > 0 || len(x.codeEnv) > 0 {
+		seg.CodeEnv = append(append([]string(nil), x.prefixEnv...), sortedEnv(x.codeEnv)...)
 	}
 	seg.Via = ctx.via
 	seg.Privileged = seg.Privileged || ctx.privileged
@@ -23,6 +43,8 @@ func (x *extractor) add(seg *Segment, ctx walkCtx) {
 		seg.PipeIn = ctx.pipeIn
 	}
 	x.segs = append(x.segs, seg)
+	x.flow(seg, ctx)
+	x.shellState(seg)
 	if code, ok := x.persistedCode(seg); ok {
 		c := ctx.with("persisted")
 		c.depth++
@@ -108,7 +130,36 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 	for guard := 0; guard < 32 && len(seg.Args) > 0; guard++ {
 		name := seg.Name()
 		args := seg.Args
+		if body, ok := x.aliases[args[0]]; ok && !hasVia(seg, "alias "+args[0]) && !viaHas(ctx, "alias "+args[0]) {
+			// An alias is text substitution: its body followed by the arguments.
+			c := ctx.with("alias " + args[0])
+			c.depth++
+			return x.nested(seg, body+" "+shellJoin(args[1:]), c)
+		}
+		if body, ok := x.funcs[args[0]]; ok && !x.inFunc[args[0]] {
+			return x.callFunc(args, body, seg, ctx)
+		}
 		switch {
+		case name == "trap" && len(args) >= 3 && args[1] != "-" && !strings.HasPrefix(args[1], "-"):
+			// trap 'CODE' EXIT: the code runs when the signal comes (or the script ends).
+			c := ctx.with("trap")
+			c.depth++
+			c.pipeIn = nil
+			x.script(args[1], c)
+			x.add(seg, ctx)
+			return seg
+		case name == "alias":
+			for _, a := range args[1:] {
+				if i := strings.IndexByte(a, '='); i > 0 {
+					x.aliases[a[:i]] = a[i+1:]
+					c := ctx.with("alias " + a[:i])
+					c.depth++
+					c.pipeIn = nil
+					x.script(a[i+1:], c)
+				}
+			}
+			x.add(seg, ctx)
+			return seg
 		case isAssignWord(args[0]):
 			// VAR=value cmd … from an argv request (parsed scripts strip these already).
 			seg.Args = args[1:]
@@ -149,6 +200,10 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 						rest = rest[2:]
 						continue
 					}
+				}
+				if isAssignWord(a) {
+					i := strings.IndexByte(a, '=')
+					x.envAssign(a[:i], a[i+1:], false, ctx)
 				}
 				if strings.HasPrefix(a, "-") || isAssignWord(a) {
 					rest = rest[1:]
@@ -229,6 +284,8 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			if code, ok := shellCode(args[1:]); ok {
 				c := ctx.with(name + " -c")
 				c.depth++
+				saved := x.scope // a new shell process: its cd does not last
+				defer func() { x.scope = saved }()
 				return x.nested(seg, code, c)
 			}
 			if scriptless(args[1:]) {
@@ -650,4 +707,276 @@ func containsArg(args []string, v string) bool {
 		}
 	}
 	return false
+}
+
+func viaHas(ctx walkCtx, v string) bool {
+	for _, w := range ctx.via {
+		if w == v {
+			return true
+		}
+	}
+	return false
+}
+
+// shellJoin quotes words so that parsing the result gives them back.
+func shellJoin(args []string) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`;&|<>(){}*?[]#~!") {
+			b.WriteString(a)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	return b.String()
+}
+
+// callFunc walks the body of a function defined earlier in the request with its
+// arguments as $1…$9, $@ and $*; the call itself adds no segment of its own.
+func (x *extractor) callFunc(args []string, body *syntax.Stmt, seg *Segment, ctx walkCtx) *Segment {
+	name := args[0]
+	if len(args) == 1 {
+		// The body was judged where it was defined, with the same (absent) arguments; only
+		// cd and other state it changes matter now.
+		x.inFunc[name] = true
+		defer func() { x.inFunc[name] = false }()
+		return x.stmt(body, ctx.with("function "+name))
+	}
+	keys := []string{"@", "*", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	type old struct {
+		v       string
+		had, uk bool
+	}
+	saved := map[string]old{}
+	for _, k := range keys {
+		v, had := x.vars[k]
+		saved[k] = old{v, had, x.unknown[k]}
+	}
+	set := func(k, v string) { x.vars[k] = v; delete(x.unknown, k) }
+	set("@", strings.Join(args[1:], " "))
+	set("*", strings.Join(args[1:], " "))
+	for i := 1; i <= 9; i++ {
+		if i < len(args) {
+			set(keys[i+1], args[i])
+		} else {
+			set(keys[i+1], "")
+		}
+	}
+	x.inFunc[name] = true
+	last := x.stmt(body, ctx.with("function "+name))
+	x.inFunc[name] = false
+	for k, o := range saved {
+		delete(x.vars, k)
+		delete(x.unknown, k)
+		if o.had {
+			x.vars[k] = o.v
+		}
+		if o.uk {
+			x.unknown[k] = true
+		}
+	}
+	if last == nil {
+		return seg
+	}
+	return last
+}
+
+// codeVars are environment variables whose value is a command some program runs: git's
+// ssh, diff and pager hooks, pagers and editors, bash's prompt hook, less's preprocessor.
+var codeVars = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
+	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true, "GIT_PROXY_COMMAND": true, "PAGER": true,
+	"MANPAGER": true, "SYSTEMD_PAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "EDITOR": true, "VISUAL": true, "PROMPT_COMMAND": true,
+	"BROWSER": true, "FCEDIT": true, "RSYNC_RSH": true, "CVS_RSH": true}
+
+// transportVars name the ssh client git or rsync connect with; git appends the host and
+// the remote command to it.
+var transportVars = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "RSYNC_RSH": true, "CVS_RSH": true}
+
+// sshOptionsOnly handles a transport variable whose value is an ssh client with options
+// ("ssh -i KEY -o IdentitiesOnly=yes"): that is routine, so only the commands hidden in its
+// options (ProxyCommand, LocalCommand) are judged. It returns false for anything else, which
+// is then judged as the command it is.
+func (x *extractor) sshOptionsOnly(code string, ctx walkCtx) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(code), "")
+	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
+		return false
+	}
+	seg := &Segment{Parsed: true}
+	for _, w := range call.Args {
+		v, dyn, _ := x.word(w, ctx)
+		if dyn {
+			return false
+		}
+		seg.Args = append(seg.Args, v)
+	}
+	switch seg.Name() {
+	case "ssh", "autossh", "plink", "dbclient":
+	default:
+		return false
+	}
+	for _, c := range embeddedCommands(seg) {
+		x.script(c, ctx)
+	}
+	return true
+}
+
+// loadVars are environment variables that make programs load code from a file or library:
+// judged by shell.env-code on the segments they are in effect for.
+var loadVars = map[string]bool{"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
+	"DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "ZDOTDIR": true, "PYTHONSTARTUP": true, "NODE_OPTIONS": true,
+	"PERL5OPT": true, "RUBYOPT": true, "PYTHONWARNINGS": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true}
+
+// envAssign looks at a variable set for a command (exported=false: a prefix, env X=…) or
+// for the rest of the request. A command-carrying value is parsed as the code it is; a
+// code-loading one is attached to the segments it affects.
+func (x *extractor) envAssign(name, value string, global bool, ctx walkCtx) {
+	switch {
+	case codeVars[name] && strings.TrimSpace(value) != "":
+		code := value
+		if name == "LESSOPEN" || name == "LESSCLOSE" {
+			code = strings.ReplaceAll(strings.TrimLeft(code, "|-"), "%s", "")
+		}
+		c := ctx.with("env " + name)
+		c.depth++
+		c.pipeIn = nil
+		saved := x.scope
+		if transportVars[name] && x.sshOptionsOnly(code, c) {
+			return
+		}
+		x.script(code, c)
+		x.scope = saved
+	case loadVars[name]:
+		if name == "ENV" && !strings.Contains(value, "/") {
+			return // ENV=production: an application setting, not a file to source
+		}
+		if global {
+			if value == "" {
+				delete(x.codeEnv, name)
+			} else {
+				x.codeEnv[name] = value
+			}
+		} else if value != "" {
+			x.prefixEnv = append(x.prefixEnv, name+"="+value)
+		}
+		if name == "BASH_ENV" || name == "ENV" {
+			// The file is sourced by the next shell: if this request wrote it, judge it.
+			if abs, ok := x.scope.Resolve(value); ok {
+				if wf := x.files[abs]; wf != nil && wf.known {
+					c := ctx.with("env " + name)
+					c.depth++
+					c.pipeIn = nil
+					x.script(wf.content, c)
+				}
+			}
+		}
+	}
+}
+
+func sortedEnv(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// shellState applies what a segment changes about where later commands run: cd, pushd and
+// popd move the working directory (to an unknown one when the target cannot be resolved);
+// ln -s, cp -s and mklink create links that later paths resolve through.
+func (x *extractor) shellState(seg *Segment) {
+	args := seg.Args
+	if len(args) == 0 {
+		return
+	}
+	switch seg.Name() {
+	case "cd", "chdir":
+		rest := skipOpts(args[1:], nil)
+		if len(args) > 1 && args[1] == "-" {
+			if x.oldScope != nil {
+				x.oldScope, x.scope = x.scope, x.oldScope.withLinksOf(x.scope)
+			} else {
+				x.oldScope, x.scope = x.scope, x.scope.withCwd("", false)
+			}
+			return
+		}
+		x.oldScope = x.scope
+		x.scope = x.cdTo(rest)
+	case "pushd":
+		rest := skipOpts(args[1:], nil)
+		if len(rest) == 0 || strings.HasPrefix(rest[0], "+") || strings.HasPrefix(rest[0], "-") {
+			x.dirStack = append(x.dirStack, x.scope)
+			x.scope = x.scope.withCwd("", false)
+			return
+		}
+		x.dirStack = append(x.dirStack, x.scope)
+		x.oldScope = x.scope
+		x.scope = x.cdTo(rest)
+	case "popd":
+		x.oldScope = x.scope
+		if n := len(x.dirStack); n > 0 {
+			x.scope = x.dirStack[n-1].withLinksOf(x.scope)
+			x.dirStack = x.dirStack[:n-1]
+		} else {
+			x.scope = x.scope.withCwd("", false)
+		}
+	case "ln", "cp", "gln":
+		if seg.Name() == "cp" && !seg.hasFlag("s", "--symbolic-link") || seg.Name() != "cp" && !seg.hasFlag("s", "--symbolic") {
+			return
+		}
+		p := seg.positional(0, "-t", "--target-directory", "-S", "--suffix")
+		if len(p) == 0 {
+			return
+		}
+		target := p[0]
+		link := path.Base(strings.TrimSuffix(target, "/"))
+		if len(p) >= 2 {
+			link = p[len(p)-1]
+		}
+		x.link(link, target, len(p) > 2)
+	case "mklink":
+		p := seg.positional(0)
+		if len(p) >= 2 {
+			x.link(p[0], p[1], false)
+		}
+	}
+}
+
+// cdTo is the scope after cd to the first of args (home when none).
+func (x *extractor) cdTo(args []string) *Scope {
+	if len(args) == 0 {
+		return x.scope.withCwd(x.scope.Home, true)
+	}
+	abs, ok := x.scope.Resolve(args[0])
+	if !ok || HasGlob(args[0]) {
+		return x.scope.withCwd("", false)
+	}
+	return x.scope.withCwd(abs, true)
+}
+
+// link records a symbolic link created by the request. A relative target is relative to
+// the link's directory, as the kernel resolves it; intoDir is set when several targets go
+// into a directory (the link is then DIR/base of the target).
+func (x *extractor) link(link, target string, intoDir bool) {
+	labs, ok := x.scope.Resolve(link)
+	if !ok {
+		return
+	}
+	if intoDir || strings.HasSuffix(link, "/") {
+		labs = path.Join(labs, path.Base(target))
+	}
+	var tabs string
+	if t := x.scope.expandHome(target); path.IsAbs(t) {
+		tabs, _ = x.scope.Resolve(t)
+	} else if !strings.ContainsAny(t, "$`") {
+		tabs = path.Clean(path.Join(path.Dir(labs), t))
+	}
+	x.scope = x.scope.withLink(labs, tabs)
 }
