@@ -12,24 +12,51 @@ import "strings"
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // matchSegs reports whether the path segments cand could name something that the pattern
-// segments pat match. "**" in pat matches zero or more segments.
-func matchSegs(pat, cand []string) bool {
+// segments pat match. "**" in pat matches zero or more segments. anchored says a literal
+// directory of the pattern (or its root) has matched: below one, a glob counts when it could
+// name the pattern's file ("~/.aws/*" names ~/.aws/credentials); right after "**" it counts
+// only when it covers a typical name of the pattern, so "src/*" does not name every
+// "opencode.json" that might be there.
+func matchSegs(pat, cand []string, anchored bool) bool {
 	for len(pat) > 0 {
 		if pat[0] == "**" {
 			rest := pat[1:]
 			for i := 0; i <= len(cand); i++ {
-				if matchSegs(rest, cand[i:]) {
+				if matchSegs(rest, cand[i:], false) {
 					return true
 				}
 			}
 			return false
 		}
-		if len(cand) == 0 || !segIntersects(pat[0], cand[0]) {
+		if len(cand) == 0 {
+			return false
+		}
+		if anchored || !hasGlob(cand[0]) {
+			if !segIntersects(pat[0], cand[0]) {
+				return false
+			}
+		} else if !coversSample(cand[0], pat[0]) {
 			return false
 		}
 		pat, cand = pat[1:], cand[1:]
+		anchored = true
 	}
 	return len(cand) == 0
+}
+
+// coversSample reports whether a globbed name spells enough of itself (two literal
+// characters) and covers a typical name of the pattern (".env*" covers ".env").
+// Against a literal name the glob must also spell its start ("id_*" covers "id_rsa",
+// "*.json" does not single out "opencode.json").
+func coversSample(glob, pat string) bool {
+	if literalLen(glob) < 2 || !globMatch(simplifyClasses(glob), sample(pat)) {
+		return false
+	}
+	if hasGlob(pat) {
+		return true
+	}
+	i := strings.IndexAny(glob, "*?[")
+	return i > 0 && strings.HasPrefix(pat, glob[:i])
 }
 
 // segIntersects reports whether some file name matches both the pattern segment p and the

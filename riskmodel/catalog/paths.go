@@ -233,24 +233,23 @@ func (e *PathEntry) matches(ps PathSpec) bool {
 		pats = e.home
 	}
 	for _, p := range pats {
-		if matchSegs(p, ps.Segs) {
+		if matchSegs(p, ps.Segs, true) {
 			return true
 		}
 	}
 	for _, p := range e.any {
-		if matchSegs(p, ps.Segs) {
+		if matchSegs(p, ps.Segs, false) {
 			return true
 		}
 	}
 	if len(ps.Segs) > 0 {
 		last := ps.Segs[len(ps.Segs)-1]
-		// A file name counts anywhere, so a bare glob ("*", "*.*") would count everywhere:
-		// a globbed name must spell some of the name itself (".env*", "*.pem").
-		if !hasGlob(last) || literalLen(last) >= 2 {
-			for _, b := range e.Base {
-				if segIntersects(b, last) {
-					return true
-				}
+		// A file name counts anywhere, so a glob that merely could name one ("*", or
+		// "com.acme.*" next to "*.key") would count everywhere: a globbed name counts when it
+		// covers a typical name of the pattern (".env*" covers ".env", "*.pem" covers "x.pem").
+		for _, b := range e.Base {
+			if !hasGlob(last) && segIntersects(b, last) || hasGlob(last) && coversSample(last, b) {
+				return true
 			}
 		}
 	}
@@ -268,7 +267,7 @@ func (e *PathEntry) below(ps PathSpec) bool {
 		pats = e.home
 	}
 	for _, p := range pats {
-		if len(p) > len(ps.Segs) && matchSegs(p[:len(ps.Segs)], ps.Segs) && p[0] != "**" {
+		if len(p) > len(ps.Segs) && matchSegs(p[:len(ps.Segs)], ps.Segs, true) && p[0] != "**" {
 			return true
 		}
 	}
@@ -284,4 +283,9 @@ func literalLen(s string) int {
 		}
 	}
 	return n
+}
+
+// sample returns a typical name a file-name pattern matches ("*.pem" → "x.pem").
+func sample(p string) string {
+	return strings.NewReplacer("*", "x", "?", "x").Replace(simplifyClasses(p))
 }
