@@ -27,6 +27,7 @@ var hostsTOML []byte
 type Catalog struct {
 	paths   []PathEntry
 	byClass map[Class][]*PathEntry
+	index   map[Class]*classIndex
 	hosts   hostData
 }
 
@@ -52,6 +53,10 @@ func load(pathsData, hostsData []byte) (*Catalog, error) {
 		}
 		seen[e.ID] = true
 		c.byClass[e.Class] = append(c.byClass[e.Class], e)
+	}
+	c.index = map[Class]*classIndex{}
+	for cl, es := range c.byClass {
+		c.index[cl] = buildIndex(es)
 	}
 	if err := decodeStrict(hostsData, &c.hosts); err != nil {
 		return nil, fmt.Errorf("hosts.toml: %w", err)
@@ -95,9 +100,12 @@ func (c *Catalog) Entries(class Class) []PathEntry {
 // Classify returns the first entry of class that covers p, which may be absolute, start
 // with "~", "~user" or "$HOME", hold globs or brace words. home is the request's home.
 func (c *Catalog) Classify(class Class, p, home string) (*PathEntry, bool) {
+	if !pathLike(p) {
+		return nil, false
+	}
 	for _, w := range ExpandBraces(p, 64) {
 		ps, ok := Normalize(w, home)
-		if !ok {
+		if !ok || !c.index[class].mayMatch(ps) {
 			continue
 		}
 		for _, e := range c.byClass[class] {
@@ -119,6 +127,9 @@ func (c *Catalog) Is(class Class, p, home string) bool {
 // recursively, or mounting it, exposes it). The home directory and / are not reported:
 // they hold everything.
 func (c *Catalog) Holds(class Class, p, home string) (*PathEntry, bool) {
+	if !pathLike(p) {
+		return nil, false
+	}
 	for _, w := range ExpandBraces(p, 64) {
 		ps, ok := Normalize(w, home)
 		if !ok {
@@ -166,4 +177,94 @@ func trimSlash(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// pathLike rejects words no system takes for a path: longer than PATH_MAX, or with a
+// segment longer than NAME_MAX (before brace expansion, which only shortens segments). It
+// keeps a 64 KiB argument from being matched against every pattern.
+func pathLike(p string) bool {
+	if len(p) > 4096 {
+		return false
+	}
+	seg := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			seg = 0
+			continue
+		}
+		if seg++; seg > 255*2 {
+			return false // NAME_MAX, with room for brace alternatives
+		}
+	}
+	return true
+}
+
+// classIndex lets a literal path that no entry of a class can match be rejected without
+// trying every pattern: most words a command carries are not in any class.
+type classIndex struct {
+	homeFirst, absFirst, anyFirst, baseLit map[string]bool
+	homeGlob, absGlob, anyGlob             bool
+	baseGlobs                              []string
+}
+
+func buildIndex(es []*PathEntry) *classIndex {
+	x := &classIndex{homeFirst: map[string]bool{}, absFirst: map[string]bool{}, anyFirst: map[string]bool{}, baseLit: map[string]bool{}}
+	first := func(pats [][]string, skip int, set map[string]bool, glob *bool) {
+		for _, p := range pats {
+			if len(p) <= skip || hasGlob(p[skip]) || p[skip] == "**" {
+				*glob = true
+				continue
+			}
+			set[p[skip]] = true
+		}
+	}
+	for _, e := range es {
+		first(e.home, 0, x.homeFirst, &x.homeGlob)
+		first(e.abs, 0, x.absFirst, &x.absGlob)
+		first(e.any, 1, x.anyFirst, &x.anyGlob)
+		for _, b := range e.Base {
+			if hasGlob(b) {
+				x.baseGlobs = append(x.baseGlobs, b)
+			} else {
+				x.baseLit[b] = true
+			}
+		}
+	}
+	return x
+}
+
+// mayMatch reports whether some entry of the class could match ps; false is certain.
+func (x *classIndex) mayMatch(ps PathSpec) bool {
+	if x == nil {
+		return false
+	}
+	for _, s := range ps.Segs {
+		if hasGlob(s) {
+			return true // judged in full
+		}
+	}
+	if len(ps.Segs) == 0 {
+		return true
+	}
+	if ps.InHome && (x.homeGlob || x.homeFirst[ps.Segs[0]]) || !ps.InHome && (x.absGlob || x.absFirst[ps.Segs[0]]) {
+		return true
+	}
+	if x.anyGlob {
+		return true
+	}
+	for _, s := range ps.Segs {
+		if x.anyFirst[s] {
+			return true
+		}
+	}
+	last := ps.Segs[len(ps.Segs)-1]
+	if x.baseLit[last] {
+		return true
+	}
+	for _, b := range x.baseGlobs {
+		if globMatch(simplifyClasses(b), last) {
+			return true
+		}
+	}
+	return false
 }

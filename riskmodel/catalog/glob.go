@@ -9,7 +9,14 @@ import "strings"
 // the names the shell expands it to.
 
 // hasGlob reports whether s holds a shell glob character.
-func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+func hasGlob(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '?' || c == '[' {
+			return true
+		}
+	}
+	return false
+}
 
 // matchSegs reports whether the path segments cand could name something that the pattern
 // segments pat match. "**" in pat matches zero or more segments. anchored says a literal
