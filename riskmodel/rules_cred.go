@@ -3,63 +3,83 @@ package riskmodel
 import (
 	"path"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
-// credHomePaths are credential stores below the home directory.
-var credHomePaths = []string{".ssh/id_", ".ssh/identity", ".aws/credentials", ".aws/config", ".config/gh/hosts.yml", ".netrc", ".git-credentials",
-	".docker/config.json", ".kube/config", ".npmrc", ".pypirc", ".gnupg", ".password-store", ".config/gcloud", ".azure",
-	".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".gem/credentials", ".m2/settings.xml", ".config/hub", ".vault-token",
-	".local/share/keyrings", "Library/Keychains", ".mozilla/firefox", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
-	"Library/Application Support/Google/Chrome", "Library/Application Support/Firefox", "Library/Cookies", ".config/op", ".op",
-	"Library/Application Support/BraveSoftware", ".config/Code/User/globalStorage", ".bitcoin/wallet.dat", ".ethereum/keystore"}
+// credHomePaths are the literal leading parts of the catalogue's credential stores below a
+// home directory, for callers that compare plain prefixes (container mounts).
+var credHomePaths = catalog.Default().HomePrefixes(catalog.Credential)
 
 // isCredentialPath reports whether abs holds secrets: key files, token stores, browser
-// profiles, .env files, cloud credentials.
+// profiles, .env files, cloud credentials — whatever the catalogue calls a credential store,
+// below any user's home.
 func isCredentialPath(c *execCtx, abs string) bool {
-	if abs == "" {
-		return false
-	}
-	base := path.Base(abs)
-	if strings.HasSuffix(base, ".pub") || base == "known_hosts" || base == "authorized_keys" {
-		return false
-	}
-	for i, full := range c.scope.credentialStores() {
-		p := credHomePaths[i]
-		if abs == full || strings.HasPrefix(abs, full) && (strings.HasSuffix(p, "_") || strings.HasPrefix(abs[len(full):], "/") || abs[len(full):] == "") {
-			return true
-		}
-	}
-	if abs == c.scope.Home+"/.ssh" {
-		return true
-	}
-	switch abs {
-	case "/etc/shadow", "/etc/gshadow", "/etc/master.passwd", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_ecdsa_key":
-		return true
-	}
-	if strings.HasPrefix(abs, "/var/run/secrets") || strings.HasPrefix(abs, "/run/secrets") || strings.HasPrefix(abs, "/proc/") && strings.HasSuffix(abs, "/environ") {
-		return true
-	}
-	switch {
-	case base == ".env" || strings.HasPrefix(base, ".env.") && !isEnvTemplate(base):
-		return true
-	case base == "id_rsa" || base == "id_ed25519" || base == "id_ecdsa" || base == "id_dsa":
-		return true
-	case strings.HasSuffix(base, ".pem") && !strings.Contains(base, "cert") && !strings.Contains(base, "ca") && !strings.Contains(base, "chain"),
-		strings.HasSuffix(base, ".key") && base != "pubring.key", strings.HasSuffix(base, ".p12"), strings.HasSuffix(base, ".pfx"),
-		strings.HasSuffix(base, ".keystore"), strings.HasSuffix(base, ".jks"):
-		return true
-	case base == "credentials.json" || strings.HasPrefix(base, "service-account") && strings.HasSuffix(base, ".json") ||
-		base == "terraform.tfstate" || base == "secrets.yml" || base == "secrets.yaml" || base == ".htpasswd" || base == "master.key":
-		return true
-	}
-	return false
+	return abs != "" && catalog.Default().Is(catalog.Credential, abs, c.scope.Home)
 }
 
-func isEnvTemplate(base string) bool {
-	for _, s := range []string{".example", ".sample", ".template", ".dist", ".defaults", ".tmpl", ".schema"} {
-		if strings.HasSuffix(base, s) {
-			return true
+// rawPath returns an argument as an absolute path with its globs and braces kept
+// ("~/.aws/*" → "/home/dev/.aws/*"), "" when it cannot be placed. Scope.Resolve cuts a glob
+// back to its directory, which would lose what the glob can name.
+func (c *execCtx) rawPath(arg string) string {
+	p := c.scope.expandHome(arg)
+	switch {
+	case p == "" || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.HasPrefix(p, "$"):
+		return ""
+	case strings.HasPrefix(p, "~") || path.IsAbs(p):
+		return p
+	case c.scope.CwdUnknown:
+		return ""
+	}
+	return path.Join(c.scope.Cwd, p)
+}
+
+// inClass returns the catalogue entry of class that a target falls in: judged on the
+// argument as written (globs and braces included) and on the resolved path.
+func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bool) {
+	cat := catalog.Default()
+	if raw := c.rawPath(t.arg); raw != "" && raw != t.abs {
+		if e, ok := cat.Classify(class, raw, c.scope.Home); ok || HasGlob(t.arg) || strings.Contains(t.arg, "{") {
+			return e, ok // a glob is judged on what it can name, not on the directory it resolves to
 		}
+	}
+	if t.abs == "" {
+		return nil, false
+	}
+	return cat.Classify(class, t.abs, c.scope.Home)
+}
+
+// credArg reports whether an argument names a credential store; recursive says the command
+// reads directories recursively, so a directory holding a store counts too.
+func (c *execCtx) credArg(arg string, recursive bool) (string, bool) {
+	t := c.target(arg)
+	if _, ok := c.inClass(catalog.Credential, t); ok {
+		return orStr(t.abs, arg), true
+	}
+	if recursive {
+		if raw := orStr(c.rawPath(arg), t.abs); raw != "" {
+			if _, ok := catalog.Default().Holds(catalog.Credential, raw, c.scope.Home); ok {
+				return orStr(t.abs, arg), true
+			}
+		}
+	}
+	return "", false
+}
+
+func orStr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// readsRecursively reports commands that read whole directory trees given as arguments.
+func readsRecursively(s *Segment) bool {
+	switch s.Name() {
+	case "tar", "bsdtar", "zip", "7z", "7za", "rsync", "rclone", "restic", "borg", "rg", "ag", "ack":
+		return true
+	case "cp", "scp", "grep", "egrep", "zgrep", "chmod", "diff":
+		return s.hasFlag("rR", "--recursive", "--archive") || s.Name() == "cp" && s.hasFlag("a")
 	}
 	return false
 }
@@ -78,6 +98,7 @@ var outputFlags = map[string]bool{"-o": true, "-out": true, "-keyout": true, "--
 func credReads(c *execCtx, s *Segment) []string {
 	var out []string
 	if !nonReaders[s.Name()] {
+		rec := readsRecursively(s)
 		args := s.Args[min(1, len(s.Args)):]
 		if s.Name() == "scp" || s.Name() == "rsync" || s.Name() == "sftp" {
 			args = s.positional(0, "-i", "-P", "-o", "-F", "-e")
@@ -93,15 +114,15 @@ func credReads(c *execCtx, s *Segment) []string {
 			if strings.HasPrefix(a, "-") {
 				continue
 			}
-			if t := c.target(a); isCredentialPath(c, t.abs) {
-				out = append(out, t.abs)
+			if p, ok := c.credArg(a, rec); ok {
+				out = append(out, p)
 			}
 		}
 	}
 	for _, r := range s.Redirs {
-		if r.Op == "<" {
-			if t := c.target(r.Target); isCredentialPath(c, t.abs) {
-				out = append(out, t.abs)
+		if r.Op == "<" || r.Op == "<>" {
+			if p, ok := c.credArg(r.Target, false); ok {
+				out = append(out, p)
 			}
 		}
 	}
@@ -333,13 +354,30 @@ func credRules() []*Rule {
 		{
 			ID: "cred.metadata", Level: High, Category: CatCredentialAccess,
 			Message: "Queries the cloud instance metadata service, which hands out credentials",
-			Match:   []string{"curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/", "curl -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/"},
-			NoMatch: []string{"curl https://example.com"},
+			Match: []string{"curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/", "curl -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/",
+				"curl http://2852039166/latest/meta-data/", "curl 'http://[::ffff:a9fe:a9fe]/latest/api/token'", "wget -qO- http://instance-data./latest/", "curl http://169.254.169.254.nip.io/"},
+			NoMatch: []string{"curl https://example.com", "curl http://169.254.1.1/"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, u := range urls(s) {
-					switch u.Hostname() {
-					case "169.254.169.254", "metadata.google.internal", "100.100.100.200", "fd00:ec2::254", "169.254.170.2":
-						return "Queries the cloud metadata service at " + u.Hostname() + ", which hands out the machine's credentials", true
+					if h := catalog.Default().Host(u.Hostname()); h.Class == catalog.HostMetadata {
+						return "Queries the cloud metadata service at " + u.Hostname() + " (" + h.What + "), which hands out the machine's credentials", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "cred.local-service", Level: High, Category: CatCredentialAccess,
+			Message: "Talks to a local control API (Docker, Vault, Chrome DevTools, Kubernetes, a metadata emulator) that hands out credentials, root or code execution",
+			Match:   []string{"curl -X POST http://localhost:2375/containers/create -d @c.json", "curl -s http://127.0.0.1:8200/v1/secret/data/prod", "curl http://localhost:9222/json", "curl -sk https://0x7f000001:10250/run/default/x/y -d cmd=id"},
+			NoMatch: []string{"curl http://localhost:3000/health", "curl -X POST http://127.0.0.1:8080/api -d '{}'"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if !isFetcher(s) && s.Name() != "http" {
+					return "", false
+				}
+				for _, u := range urls(s) {
+					if svc, ok := catalog.Default().LoopbackService(u.Hostname(), u.Port()); ok {
+						return "Talks to " + svc.What + " on " + u.Host + ", which is not a harmless local server", true
 					}
 				}
 				return "", false
@@ -348,8 +386,10 @@ func credRules() []*Rule {
 		{
 			ID: "cred.read", Level: High, Category: CatCredentialAccess,
 			Message: "Reads credential material",
-			Match:   []string{"cat ~/.aws/credentials", "cat .env", "cp ~/.ssh/id_rsa ./key", "base64 ~/.kube/config", "sudo cat /etc/shadow", "tar czf keys.tgz ~/.ssh/id_ed25519", "grep token ~/.config/gh/hosts.yml"},
-			NoMatch: []string{"cat .env.example", "ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "ssh -i ~/.ssh/id_rsa host true", "chmod 600 ~/.ssh/config"},
+			Match: []string{"cat ~/.aws/credentials", "cat .env", "cp ~/.ssh/id_rsa ./key", "base64 ~/.kube/config", "sudo cat /etc/shadow", "tar czf keys.tgz ~/.ssh/id_ed25519", "grep token ~/.config/gh/hosts.yml",
+				"cat ~/.aws/{credentials,config}", "cat ~/.s*/id_*", "head ~/.aws/*", "cat ~alice/.ssh/id_rsa", "cat /proc/self/root/home/dev/.pgpass", "cat /mnt/c/Users/bob/.git-credentials",
+				"tar czf x.tgz ~/.config", "cat ~/.claude/.credentials.json", "cat /proc/1/mem"},
+			NoMatch: []string{"cat .env.example", "ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "ssh -i ~/.ssh/id_rsa host true", "chmod 600 ~/.ssh/config", "cat ~/.ssh/*.pub", "tar czf src.tgz src", "cat ~/notes/*.md"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if rs := credReads(c, s); len(rs) > 0 {
 					return "Reads credential material (" + rs[0] + ")", true

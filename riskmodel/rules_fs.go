@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // regenerable names directories and files that builds recreate: deleting them inside the
@@ -208,44 +210,62 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.authorized-keys", Level: Critical, Category: CatPersistence,
 			Message: "Writes to SSH authorized_keys or sshd config, granting remote login",
-			Match:   []string{"echo ssh-rsa AAAA >> ~/.ssh/authorized_keys", "cp key.pub /root/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys"},
+			Match:   []string{"echo ssh-rsa AAAA >> ~/.ssh/authorized_keys", "cp key.pub /root/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys", "sponge /home/alice/.ssh/authorized_keys2", "echo k >> ~bob/.ssh/authorized_keys"},
 			NoMatch: []string{"cat ~/.ssh/authorized_keys"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
-					if strings.HasSuffix(t.abs, "/.ssh/authorized_keys") || strings.HasSuffix(t.abs, "/.ssh/authorized_keys2") || strings.HasPrefix(t.abs, "/etc/ssh/sshd_config") {
-						return "Writes " + t.abs + ", granting remote login to whoever holds the key", true
+					if e, ok := c.inClass(catalog.Persistence, t); ok && e.ID == "ssh.authorized-keys" {
+						return "Writes " + orStr(t.abs, t.arg) + ", granting remote login to whoever holds the key", true
 					}
 				}
 				return "", false
 			},
 		},
 		{
-			ID: "fs.write.startup", Level: High, Category: CatPersistence,
-			Message: "Changes a shell startup file or an autostart location, so code runs in every future session",
-			Match:   []string{"echo 'export PATH=$PATH:~/bin' >> ~/.bashrc", "cp agent.plist ~/Library/LaunchAgents/", "tee -a ~/.zshrc", "sed -i 's/a/b/' ~/.profile", "cp hook.sh .git/hooks/pre-commit"},
-			NoMatch: []string{"cat ~/.bashrc", "echo hi >> notes.txt"},
+			ID: "fs.write.startup", Level: Critical, Category: CatPersistence,
+			Message: "Changes a shell startup file, an autostart location or a tool's startup file, so code runs unattended later",
+			Match: []string{"echo 'export PATH=$PATH:~/bin' >> ~/.bashrc", "cp agent.plist ~/Library/LaunchAgents/", "tee -a ~/.zshrc", "sed -i 's/a/b/' ~/.profile",
+				"echo 'alias ls=x' >> ~/.bash_aliases", "cp x.sh ~/.bashrc.d/", "echo registry=x > ~/.npmrc", "echo 'source x' >> ~/.vimrc", "cp x.pth ~/.local/lib/python3.12/site-packages/",
+				"echo x | sudo tee /etc/ld.so.preload", "cp job /etc/cron.d/job", "install -m644 x.service ~/.config/systemd/user/x.service", "echo x | sponge ~/.tmux.conf",
+				"dd of=/home/alice/.zshrc", "echo x >> ~/.{bashrc,zshrc}", "cp u.desktop ~/.local/share/applications/"},
+			NoMatch: []string{"cat ~/.bashrc", "echo hi >> notes.txt", "cp hook.sh .git/hooks/pre-commit", "echo x > ./bashrc.example"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
-					if isStartupFile(c, t.abs) {
-						return "Changes " + t.abs + ", which runs at every login or shell start", true
+					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "" && e.ID != "ssh.authorized-keys" {
+						return "Changes " + orStr(t.abs, t.arg) + " (" + e.What + "), which runs unattended later", true
 					}
 				}
 				return "", false
 			},
 		},
 		{
-			ID: "fs.write.agent-config", Level: High, Category: CatSecurityWeakening,
+			ID: "fs.write.git-hook", Level: High, Category: CatPersistence,
+			Message: "Writes a git hook, which git runs on its own at the next commit, checkout or push",
+			Match:   []string{"cp hook.sh .git/hooks/pre-commit", "echo 'curl x' > .husky/pre-push"},
+			NoMatch: []string{"cat .git/hooks/pre-commit.sample", "cp .git/hooks/pre-commit.sample /tmp/x"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				for _, t := range writeTargets(c, s) {
+					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "high" {
+						return "Changes " + orStr(t.abs, t.arg) + " (" + e.What + "), which runs on its own later", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "fs.write.agent-config", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Changes the permission or approval settings of a coding agent or of guardian",
-			Match:   []string{"jq '.permissions.allow += [\"Bash(npm test:*)\"]' .claude/settings.json > t && mv t .claude/settings.json", "echo 'approval_policy = \"never\"' >> ~/.codex/config.toml", "rm .guardian.toml", "cp x.toml ~/.config/guardian/config.toml"},
-			NoMatch: []string{"cat .claude/settings.json", "cp config.toml ./config/app.toml"},
+			Match: []string{"jq '.permissions.allow += [\"Bash(npm test:*)\"]' .claude/settings.json > t && mv t .claude/settings.json", "echo 'approval_policy = \"never\"' >> ~/.codex/config.toml", "rm .guardian.toml", "cp x.toml ~/.config/guardian/config.toml",
+				"echo '{}' > .mcp.json", "echo '{}' | sponge ~/.claude.json", "cp t.json .vscode/tasks.json", "tee .cursor/permissions.json", "echo x > /home/alice/.gemini/settings.json"},
+			NoMatch: []string{"cat .claude/settings.json", "cp config.toml ./config/app.toml", "cat .mcp.json", "echo x > .vscode/settings.json"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts := writeTargets(c, s)
 				if del, _, ok := deletion(s); ok {
 					ts = append(ts, c.targets(del)...)
 				}
 				for _, t := range ts {
-					if isAgentConfig(t.abs) {
-						return "Changes " + t.abs + ", which decides what a coding agent may do without asking", true
+					if e, ok := c.inClass(catalog.AgentConfig, t); ok {
+						return "Changes " + orStr(t.abs, t.arg) + " (" + e.What + "), which decides what a coding agent may do without asking", true
 					}
 				}
 				return "", false
@@ -272,7 +292,7 @@ func fsRules() []*Rule {
 				}
 				for _, o := range c.segs {
 					for _, t := range writeTargets(c, o) {
-						if isAgentConfig(t.abs) {
+						if _, ok := c.inClass(catalog.AgentConfig, t); ok {
 							return "Writes " + key + " into a coding agent's settings, so it stops asking before it acts", true
 						}
 					}
@@ -287,10 +307,22 @@ func fsRules() []*Rule {
 			NoMatch: []string{"cat /etc/passwd"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
-					switch {
-					case t.abs == "/etc/sudoers" || strings.HasPrefix(t.abs, "/etc/sudoers.d"), t.abs == "/etc/passwd", t.abs == "/etc/shadow",
-						t.abs == "/etc/group", t.abs == "/etc/gshadow", strings.HasPrefix(t.abs, "/etc/pam.d"), t.abs == "/etc/doas.conf":
-						return "Writes " + t.abs + ", which controls who can become root", true
+					if _, ok := c.inClass(catalog.Privilege, t); ok {
+						return "Writes " + orStr(t.abs, t.arg) + ", which controls who can become root", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "fs.write.security-config", Level: Critical, Category: CatSecurityWeakening,
+			Message: "Writes the configuration of a security control (firewall, SELinux/AppArmor, audit, trust store)",
+			Match:   []string{"echo SELINUX=disabled | sudo tee /etc/selinux/config", "sudo cp rules /etc/audit/rules.d/x.rules", "sudo cp evil.crt /usr/local/share/ca-certificates/", "echo 'kernel.yama.ptrace_scope=0' | sudo tee /etc/sysctl.d/10-ptrace.conf"},
+			NoMatch: []string{"cat /etc/selinux/config", "cp x.conf ./etc/audit.conf"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				for _, t := range writeTargets(c, s) {
+					if e, ok := c.inClass(catalog.SecurityControl, t); ok {
+						return "Writes " + orStr(t.abs, t.arg) + " (" + e.What + "), switching a protection off or around", true
 					}
 				}
 				return "", false
@@ -317,7 +349,7 @@ func fsRules() []*Rule {
 			NoMatch: []string{"cp app ./bin/app", "cat /etc/hosts"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
-					if (t.zone == ZoneSystem || t.zone == ZoneVital) && !isBlockDevice(t.abs) && !isPrivFile(t.abs) && !strings.HasPrefix(t.abs, "/etc/ssh/sshd_config") {
+					if (t.zone == ZoneSystem || t.zone == ZoneVital) && !isBlockDevice(t.abs) && !c.specialWrite(t) {
 						return "Writes " + t.abs + ", a system location", true
 					}
 				}
@@ -327,11 +359,11 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.home", Level: Medium, Category: CatSystemModification,
 			Message: "Writes files in the home directory, outside the workspace",
-			Match:   []string{"echo registry=x > ~/.npmrc", "cp config.json ~/.config/app/config.json", "mv build/app ~/bin/app"},
-			NoMatch: []string{"echo x > out.txt", "echo x > /tmp/x", "echo x >> ~/.bashrc"},
+			Match:   []string{"echo x > ~/notes.txt", "cp config.json ~/.config/app/config.json", "mv build/app ~/bin/app"},
+			NoMatch: []string{"echo x > out.txt", "echo x > /tmp/x", "echo x >> ~/.bashrc", "echo registry=x > ~/.npmrc"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
-					if t.zone == ZoneHome && !isStartupFile(c, t.abs) && !strings.Contains(t.abs, "/.ssh/authorized_keys") {
+					if t.zone == ZoneHome && !c.specialWrite(t) {
 						return "Writes " + c.where(t), true
 					}
 				}
@@ -473,8 +505,24 @@ func writeTargets(c *execCtx, s *Segment) []target {
 			break
 		}
 		dests = s.positional(0, "-o", "--output", "--ext", "-tagsFromFile", "-TagsFromFile", "--config")
-	case "tee", "touch", "mkdir", "mkfifo", "mknod":
+	case "tee", "touch", "mkdir", "mkfifo", "mknod", "sponge", "dos2unix", "unix2dos", "ed", "ex":
 		dests = s.positional(0, "-m", "--mode", "-d", "-r", "-t", "--date", "--reference")
+	case "patch":
+		if o, ok := optValue(s.Args[1:], "-o", "--output"); ok {
+			dests = append(dests, o)
+		} else if p := s.positional(0, "-p", "-d", "-i", "--input", "-F", "-D", "-B", "-z", "-V", "-r", "--directory", "--strip"); len(p) > 0 {
+			dests = append(dests, p[0])
+		}
+	case "yq":
+		if s.hasFlag("i", "--inplace") {
+			if p := s.positional(0, "-o", "--output-format", "-p", "--input-format"); len(p) > 1 {
+				dests = p[1:]
+			}
+		}
+	case "scp":
+		if p := s.positional(0, "-i", "-P", "-o", "-F", "-l", "-J", "-c", "-S"); len(p) >= 2 && !isRemoteSpec(p[len(p)-1]) {
+			dests = append(dests, p[len(p)-1])
+		}
 	case "sed", "perl", "ruby", "gsed":
 		if s.hasFlag("i", "--in-place") || hasInPlace(s) {
 			p := s.positional(0, "-e", "-f", "--expression", "--file")
@@ -522,6 +570,19 @@ func writeTargets(c *execCtx, s *Segment) []target {
 		}
 		out = append(out, c.target(d))
 	}
+	// Copying into a directory writes the sources' names there: cp x.pth site-packages/.
+	switch s.Name() {
+	case "cp", "mv", "install", "ln", "rsync", "scp", "ditto":
+		if len(dests) == 1 && strings.HasSuffix(dests[0], "/") {
+			p := s.positional(0, "-S", "--suffix", "-m", "--mode", "-o", "-g", "--owner", "--group", "-e", "--exclude", "--include", "--filter", "-t", "--target-directory", "-i", "-P", "-F")
+			for i, src := range p {
+				if i == len(p)-1 && src == dests[0] || src == "" || strings.HasSuffix(src, "/") {
+					continue
+				}
+				out = append(out, c.target(dests[0]+path.Base(src)))
+			}
+		}
+	}
 	return out
 }
 
@@ -554,12 +615,11 @@ func truncTargets(c *execCtx, s *Segment) []target {
 	return out
 }
 
-// isAgentConfig names files that decide what a coding agent (or guardian itself) may do
-// without asking.
-func isAgentConfig(abs string) bool {
-	for _, p := range []string{"/.claude/settings.json", "/.claude/settings.local.json", "/.codex/config.toml", "/.codex/hooks.json",
-		"/.config/guardian/", "/.guardian.toml", "/.gemini/settings.json", "/.cursor/cli-config.json", "/.cursor/permissions.json"} {
-		if strings.HasSuffix(abs, strings.TrimSuffix(p, "/")) || strings.Contains(abs, p) && strings.HasSuffix(p, "/") {
+// specialWrite reports a write target that a more specific rule judges: persistence, agent
+// configuration, privilege or security-control files.
+func (c *execCtx) specialWrite(t target) bool {
+	for _, cl := range []catalog.Class{catalog.Persistence, catalog.AgentConfig, catalog.Privilege, catalog.SecurityControl} {
+		if _, ok := c.inClass(cl, t); ok {
 			return true
 		}
 	}
@@ -591,8 +651,7 @@ func isTempRoot(abs string) bool {
 // isCriticalSystemFile names files whose loss stops the machine from booting or anyone from
 // logging in.
 func isCriticalSystemFile(abs string) bool {
-	return isPrivFile(abs) || abs == "/etc/fstab" || abs == "/etc/hostname" || abs == "/etc/resolv.conf" || strings.HasPrefix(abs, "/boot/") ||
-		strings.HasPrefix(abs, "/etc/ssh/") || strings.HasPrefix(abs, "/etc/systemd/") || abs == "/etc/nsswitch.conf" || strings.HasPrefix(abs, "/lib/modules")
+	return abs != "" && catalog.Default().Is(catalog.SystemCritical, abs, "")
 }
 
 func isBlockDevice(abs string) bool {
@@ -604,35 +663,11 @@ func isBlockDevice(abs string) bool {
 	return false
 }
 
-func isPrivFile(abs string) bool {
-	return abs == "/etc/sudoers" || strings.HasPrefix(abs, "/etc/sudoers.d") || abs == "/etc/passwd" || abs == "/etc/shadow" ||
-		abs == "/etc/group" || abs == "/etc/gshadow" || strings.HasPrefix(abs, "/etc/pam.d") || abs == "/etc/doas.conf"
-}
-
-var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
-	".config/fish/config.fish", ".config/fish/conf.d", ".config/autostart", "Library/LaunchAgents", ".config/systemd/user",
-	".xprofile", ".xinitrc", ".inputrc", ".bash_logout", ".kshrc", ".cshrc", ".tcshrc", ".pam_environment", ".ssh/rc", ".ssh/config",
-	".gitconfig", ".config/git/config", ".npmrc", ".pip/pip.conf", ".config/pip/pip.conf"}
-
-// isStartupFile reports whether abs is read at login/shell start or changes how tools run
-// (rc files, autostart and launch agents, git/npm/pip config that can point to code).
+// isStartupFile reports whether abs is read at login or shell start, or changes how tools
+// run (rc files, autostart and launch agents, git/npm/pip config that can point to code).
 func isStartupFile(c *execCtx, abs string) bool { return isStartupPath(c.scope, abs) }
 
+// isStartupPath reports a persistence location of the catalogue, for any user's home.
 func isStartupPath(sc *Scope, abs string) bool {
-	if strings.Contains(abs, "/.git/hooks/") || strings.Contains(abs, "/.husky/") && !strings.HasSuffix(abs, "/.husky/_") {
-		return true // git runs these on its own, on the next checkout, commit or push
-	}
-	for _, f := range startupFiles {
-		p := path.Join(sc.Home, f)
-		if abs == p || strings.HasPrefix(abs, p+"/") {
-			return f != ".npmrc" && f != ".pip/pip.conf" && f != ".config/pip/pip.conf" && f != ".gitconfig" && f != ".config/git/config"
-		}
-	}
-	for _, p := range []string{"/etc/profile", "/etc/bash.bashrc", "/etc/zshrc", "/etc/zsh/", "/etc/profile.d/", "/etc/cron", "/etc/systemd/system/",
-		"/etc/init.d/", "/Library/LaunchAgents/", "/Library/LaunchDaemons/", "/etc/rc.local", "/var/spool/cron", "/etc/environment", "/etc/ld.so.preload"} {
-		if abs == strings.TrimSuffix(p, "/") || strings.HasPrefix(abs, p) {
-			return true
-		}
-	}
-	return false
+	return abs != "" && catalog.Default().Is(catalog.Persistence, abs, sc.Home)
 }

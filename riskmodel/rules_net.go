@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // fetchers download data; their output may feed an interpreter.
@@ -13,13 +15,6 @@ var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http"
 // interpreters run code from stdin when given no script.
 var interpreters = map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
 	"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "osascript": true, "tclsh": true}
-
-// vendorInstallers are hosts of widely used installers that are piped to a shell by their
-// own documentation; still asked about, not denied.
-var vendorInstallers = []string{"sh.rustup.rs", "static.rust-lang.org", "deb.nodesource.com", "rpm.nodesource.com", "get.docker.com",
-	"install.python-poetry.org", "astral.sh", "bun.sh", "deno.land", "get.pnpm.io", "raw.githubusercontent.com/Homebrew/install/",
-	"raw.githubusercontent.com/nvm-sh/nvm/", "sdk.cloud.google.com", "get.helm.sh", "nixos.org", "install.determinate.systems",
-	"fnm.vercel.app", "cli.github.com", "get.rvm.io", "starship.rs", "ohmyz.sh", "raw.githubusercontent.com/ohmyzsh/"}
 
 func isFetcher(s *Segment) bool {
 	n := s.Name()
@@ -62,14 +57,17 @@ func looksLikeHost(a string) bool {
 	if h == "localhost" {
 		return true
 	}
+	if h != a && catalog.ParseIP(h) != nil && strings.ContainsAny(h, "0123456789") {
+		return true // 2130706433:2375/x, 0x7f000001/, 127.1:8080: an address in any spelling, with a port or path
+	}
 	dot := strings.LastIndexByte(h, '.')
 	return dot > 0 && dot < len(h)-1 && !strings.ContainsAny(h, "@=$ ") && !strings.HasSuffix(h, ".json") && !strings.HasSuffix(h, ".txt")
 }
 
-func isLocalHost(h string) bool {
-	h = strings.Trim(strings.ToLower(h), "[]")
-	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal"
-}
+// isLocalHost reports whether h names this machine, in any spelling the catalogue knows
+// (127.1, 2130706433, [::ffff:127.0.0.1], localhost.); wildcard-DNS names such as
+// 127.0.0.1.nip.io are not local.
+func isLocalHost(h string) bool { return catalog.Default().IsLoopback(h) }
 
 func (c *execCtx) trustedHost(h string) bool {
 	h = strings.ToLower(h)
@@ -91,6 +89,9 @@ func (c *execCtx) allFrom(ss []*Segment, vendors bool) bool {
 	for _, s := range ss {
 		for _, u := range urls(s) {
 			n++
+			if _, ok := catalog.Default().LoopbackService(u.Hostname(), u.Port()); ok {
+				return false // Docker, Vault, DevTools on loopback: not a harmless local call
+			}
 			if c.trustedHost(u.Hostname()) {
 				continue
 			}
@@ -103,14 +104,11 @@ func (c *execCtx) allFrom(ss []*Segment, vendors bool) bool {
 	return n > 0
 }
 
+// isVendorInstaller reports a vendor's documented installer: the exact host, and the
+// vendor's own path where others can publish on the same host (deno.land/x is not Deno's).
 func isVendorInstaller(u *url.URL) bool {
-	hp := strings.ToLower(u.Hostname() + u.Path)
-	for _, v := range vendorInstallers {
-		if strings.HasPrefix(hp, v) || strings.HasSuffix(u.Hostname(), "."+v) && !strings.Contains(v, "/") {
-			return true
-		}
-	}
-	return false
+	_, ok := catalog.Default().Vendor(u)
+	return ok
 }
 
 // pipeSources returns the segments feeding s through pipes, nearest first.
