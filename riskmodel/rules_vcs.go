@@ -4,8 +4,8 @@ import (
 	"strings"
 )
 
-// gitGlobalOpts are git's options before the subcommand that take a value.
-var gitGlobalOpts = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+// gitGlobalOpts are git's options before the subcommand that take a value (cliGlobalTable).
+var gitGlobalOpts = cliGlobalIndex["git"].opts
 
 // protectedBranches are branch names whose history others rely on.
 var protectedBranches = map[string]bool{"main": true, "master": true, "trunk": true, "develop": true, "dev": true,
