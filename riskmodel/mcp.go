@@ -748,6 +748,9 @@ func (c *mcpCtx) findShell() {
 			}
 		}
 	}
+	if argv == nil {
+		argv, text = c.runnerArgs()
+	}
 	if argv == nil && !c.browser {
 		argv, text = c.findCode()
 	}
@@ -758,6 +761,54 @@ func (c *mcpCtx) findShell() {
 			c.act, c.actWord = mcpActUnknown, ""
 		}
 	}
+}
+
+// mcpRunnerCLIs are CLIs whose MCP servers take the command's arguments as a string
+// ({"args":"delete ns production"} to a kubectl tool): the string is that CLI's command line.
+var mcpRunnerCLIs = []string{"kubectl", "helm", "docker", "podman", "git", "gh", "aws", "gcloud", "az", "terraform", "npm", "psql"}
+
+// mcpRunnerKeys are the argument names under which shell-like and CLI-runner tools take
+// their command line besides command/cmd (review finding F6: args, script and input went
+// unanalysed).
+var mcpRunnerKeys = []string{"args", "arguments", "script", "input", "shell", "query", "commandline", "cmdline"}
+
+// runnerArgs finds a command line under one of mcpRunnerKeys for a shell-like tool or a CLI
+// runner, and prefixes the CLI's name when the tool runs one CLI (k8s/kubectl {"args":…}).
+func (c *mcpCtx) runnerArgs() ([]string, string) {
+	words := append(append([]string{}, c.serverWords...), c.toolWords...)
+	cli := ""
+	for _, w := range words {
+		for _, r := range mcpRunnerCLIs {
+			if w == r {
+				cli = r
+			}
+		}
+		if cli == "" && (w == "k8s" || w == "kubernetes") {
+			cli = "kubectl"
+		}
+	}
+	runner := c.shellish || cli != "" && (mcpAnyWord(c.toolWords, mcpUmbrellaWords) || mcpContains(c.toolWords, cli) || len(c.toolWords) == 0)
+	if !runner {
+		return nil, ""
+	}
+	for _, k := range mcpRunnerKeys {
+		for _, a := range c.args {
+			if a.depth != 1 || !a.str || a.nkey != k || strings.TrimSpace(a.val) == "" {
+				continue
+			}
+			if k == "query" && !c.shellish && cli == "" {
+				continue
+			}
+			line := a.val
+			if cli != "" && !c.shellish && k != "script" && k != "shell" {
+				if f := strings.Fields(line); len(f) > 0 && f[0] != cli {
+					line = cli + " " + line
+				}
+			}
+			return []string{"bash", "-c", line}, line
+		}
+	}
+	return nil, ""
 }
 
 // mcpCodeKeys hold source code for a code-runner tool.
