@@ -89,7 +89,11 @@ func cliRead(s *Segment) bool {
 	if len(s.Args) > 2 {
 		w2 = s.Args[2]
 	}
-	if s.Name() == "gh" && w1 == "api" {
+	if cliGlobalIndex[s.Name()] != nil { // gh -R o/r pr list: judge the subcommand, not the option
+		p := append(s.positional(0), "", "")
+		w1, w2 = p[0], p[1]
+	}
+	if (s.Name() == "gh" || s.Name() == "glab") && w1 == "api" {
 		return !s.hasFlag("fFX", "--field", "--raw-field", "--method", "--input")
 	}
 	for _, sub := range subs {

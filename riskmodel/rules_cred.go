@@ -129,38 +129,104 @@ func credReads(c *execCtx, s *Segment) []string {
 	return out
 }
 
-// secretCommand reports commands that print secrets from a store (keychain, CLI tokens).
+// secretCommand reports commands that print secrets from a store (keychain, password
+// manager, cloud or cluster CLI tokens) into the transcript. Sources: each CLI's reference —
+// gcloud auth, az account get-access-token, aws sts/ecr/secretsmanager/ssm, kubectl
+// get/describe secret and create token, vault, 1Password op, Bitwarden bw, pass, macOS
+// security(1), git-credential(1), gh auth token, heroku auth:token, npm token.
 func secretCommand(s *Segment) (string, bool) {
+	if what, ok := bulkSecretCommand(s); ok {
+		return what, true
+	}
 	n, a, b := s.Name(), s.sub(0), s.sub(1)
 	switch {
-	case n == "security" && (strings.HasPrefix(a, "find-") && s.hasFlag("wg") || a == "dump-keychain" || a == "export"):
+	case n == "security" && (strings.HasPrefix(a, "find-") && (s.hasFlag("wg") || a == "find-internet-password" && !s.hasFlag("", "--help")) || a == "dump-keychain" || a == "export"):
 		return "Reads passwords from the macOS keychain", true
 	case n == "gh" && a == "auth" && (b == "token" || b == "status" && s.hasFlag("t", "--show-token")):
 		return "Prints the GitHub CLI's access token", true
+	case n == "glab" && a == "auth" && b == "status" && s.hasFlag("t", "--show-token"), n == "glab" && a == "config" && b == "get" && s.arg("token"):
+		return "Prints the GitLab CLI's access token", true
+	case n == "git" && a == "credential" && (b == "fill" || b == "get"), n == "git" && strings.HasPrefix(a, "credential-") && b == "get":
+		return "Asks git's credential helper for a stored password", true
 	case n == "aws" && a == "configure" && b == "get" && strings.Contains(strings.ToLower(strings.Join(s.Args, " ")), "secret"),
 		n == "aws" && a == "configure" && b == "export-credentials",
-		n == "aws" && a == "secretsmanager" && b == "get-secret-value", n == "aws" && a == "ssm" && b == "get-parameter" && s.arg("--with-decryption"):
-		return "Reads AWS secrets", true
-	case n == "gcloud" && a == "auth" && (b == "print-access-token" || b == "print-identity-token"), n == "gcloud" && a == "secrets" && strings.Contains(strings.Join(s.Args, " "), "access"):
+		n == "aws" && a == "secretsmanager" && b == "get-secret-value", n == "aws" && a == "ssm" && (b == "get-parameter" || b == "get-parameters") && s.arg("--with-decryption"),
+		n == "aws" && a == "sts" && (b == "get-session-token" || b == "assume-role" || b == "get-federation-token" || b == "assume-role-with-web-identity"),
+		n == "aws" && a == "ecr" && b == "get-login-password", n == "aws" && a == "codeartifact" && b == "get-authorization-token",
+		n == "aws" && a == "iam" && b == "create-access-key":
+		return "Reads AWS secrets or temporary credentials", true
+	case n == "gcloud" && a == "auth" && (b == "print-access-token" || b == "print-identity-token" || b == "application-default" && s.arg("print-access-token")),
+		n == "gcloud" && a == "secrets" && strings.Contains(strings.Join(s.Args, " "), "access"),
+		n == "gcloud" && a == "iam" && b == "service-accounts" && s.arg("keys") && s.arg("create"):
 		return "Prints Google Cloud credentials", true
 	case n == "az" && a == "account" && b == "get-access-token":
 		return "Prints an Azure access token", true
-	case n == "az" && a == "keyvault" && (b == "secret" || b == "key" || b == "certificate") && s.arg("show", "download", "backup"):
-		return "Reads a secret from Azure Key Vault", true
+	case n == "az" && a == "keyvault" && (b == "secret" || b == "key" || b == "certificate") && s.arg("show", "download", "backup"),
+		n == "az" && a == "storage" && b == "account" && s.arg("keys") && s.arg("list"):
+		return "Reads a secret from Azure", true
 	case n == "heroku" && (a == "config" || strings.HasPrefix(a, "config:get")), n == "vercel" && a == "env" && b == "pull",
 		n == "doppler" && a == "secrets", n == "infisical" && (a == "export" || a == "secrets"), n == "fly" && a == "ssh" && strings.Contains(strings.Join(s.Args, " "), "printenv"):
 		return "Prints an app's configured secrets with " + n, true
-	case n == "kubectl" && (a == "get" || a == "describe") && (strings.HasPrefix(b, "secret") || b == "secrets"):
+	case n == "heroku" && (a == "auth:token" || a == "authorizations:create"), n == "npm" && a == "token" && b == "create",
+		n == "doctl" && a == "auth" && b == "token":
+		return "Prints an access token with " + n + " " + a, true
+	case (n == "kubectl" || n == "oc") && (a == "get" || a == "describe") && isSecretKind(b):
 		return "Reads Kubernetes secrets", true
-	case n == "kubectl" && a == "config" && b == "view" && s.arg("--raw"):
+	case (n == "kubectl" || n == "oc") && (a == "create" && b == "token" || a == "sa" && b == "get-token" || a == "whoami" && s.arg("--show-token")):
+		return "Mints or prints a Kubernetes service-account token", true
+	case (n == "kubectl" || n == "oc") && a == "config" && b == "view" && s.arg("--raw"):
 		return "Prints the kubeconfig with its credentials", true
-	case n == "vault" && (a == "read" || a == "kv" && b == "get"), n == "pass" && (a == "show" || a != "" && !strings.HasPrefix(a, "-") && a != "ls" && a != "find"),
-		n == "op" && (a == "read" || a == "item" && b == "get"), n == "bw" && a == "get", n == "lpass" && a == "show":
+	case n == "vault" && (a == "read" || a == "kv" && b == "get" || a == "print" && b == "token" || a == "token" && b == "create"), n == "pass" && (a == "show" || a != "" && !strings.HasPrefix(a, "-") && a != "ls" && a != "find" && a != "init" && a != "git" && a != "generate" && a != "insert" && a != "edit" && a != "rm" && a != "mv" && a != "cp" && a != "grep"),
+		n == "op" && (a == "read" || a == "item" && b == "get" || a == "inject"), n == "bw" && a == "get", n == "lpass" && a == "show", n == "gopass" && (a == "show" || a == "cat"),
+		n == "keepassxc-cli" && a == "show":
 		return "Reads a secret from a password manager", true
 	case n == "gpg" && s.arg("--export-secret-keys", "--export-secret-subkeys"):
 		return "Exports private GPG keys", true
 	case n == "secret-tool" && a == "lookup", n == "keyring" && a == "get":
 		return "Reads a password from the system keyring", true
+	}
+	return "", false
+}
+
+// isSecretKind reports a kubectl resource word naming Secrets (secret, secrets, secret/x,
+// secrets.v1, a list with secret in it: pods,secrets).
+func isSecretKind(w string) bool {
+	for _, k := range strings.Split(strings.ToLower(w), ",") {
+		k, _, _ = strings.Cut(k, "/")
+		k, _, _ = strings.Cut(k, ".")
+		if k == "secret" || k == "secrets" {
+			return true
+		}
+	}
+	return false
+}
+
+// bulkSecretCommand reports commands that dump many secrets at once: every Kubernetes secret
+// with its values, a whole password vault, every parameter under a path. Reading one secret
+// may be a debugging step; a bulk dump has no routine reason (docs/policy.md: "bulk secret
+// dumps" are denied).
+func bulkSecretCommand(s *Segment) (string, bool) {
+	n, a, b := s.Name(), s.sub(0), s.sub(1)
+	switch {
+	case (n == "kubectl" || n == "oc") && a == "get" && isSecretKind(b):
+		values := false
+		if o, ok := optValue(s.Args[1:], "-o", "--output"); ok {
+			values = !strings.HasPrefix(o, "name") && o != "wide"
+		} else if o, ok := s.argPrefix("-o=", "--output=", "-oyaml", "-ojson", "-ojsonpath", "-ogo-template"); ok {
+			values = !strings.Contains(o, "name") && !strings.Contains(o, "wide")
+		}
+		named := s.sub(2) != "" || strings.Contains(b, "/")
+		if values && (s.hasFlag("A", "--all-namespaces") || !named) {
+			return "Dumps every Kubernetes secret with its values", true
+		}
+	case n == "aws" && a == "secretsmanager" && b == "batch-get-secret-value",
+		n == "aws" && a == "ssm" && b == "get-parameters-by-path" && s.arg("--with-decryption"):
+		return "Dumps many AWS secrets at once", true
+	case n == "bw" && a == "export", n == "lpass" && a == "export", n == "op" && a == "export", n == "keepassxc-cli" && a == "export",
+		n == "security" && a == "dump-keychain" && s.hasFlag("d"):
+		return "Exports a whole password vault with its secrets", true
+	case n == "doppler" && a == "secrets" && b == "download", n == "infisical" && a == "export", n == "vault" && a == "kv" && b == "export":
+		return "Downloads every secret of a project", true
 	}
 	return "", false
 }
@@ -398,9 +464,19 @@ func credRules() []*Rule {
 			},
 		},
 		{
+			ID: "cred.secret-bulk", Level: Critical, Category: CatCredentialAccess,
+			Message: "Dumps many secrets at once from a cluster, cloud or password manager",
+			Match:   []string{"kubectl get secrets -A -o yaml", "kubectl -n prod get secrets -o json", "bw export --format json", "aws ssm get-parameters-by-path --path / --recursive --with-decryption"},
+			NoMatch: []string{"kubectl get secret db-creds -o yaml", "kubectl get secrets", "kubectl get secrets -A", "bw get password github"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				return bulkSecretCommand(s)
+			},
+		},
+		{
 			ID: "cred.secret-store", Level: High, Category: CatCredentialAccess,
 			Message: "Reads secrets from a keychain, password manager or cloud CLI",
-			Match:   []string{"security find-generic-password -s github -w", "gh auth token", "kubectl get secret db-creds -o yaml", "aws secretsmanager get-secret-value --secret-id prod/db", "gcloud auth print-access-token"},
+			Match: []string{"security find-generic-password -s github -w", "gh auth token", "kubectl get secret db-creds -o yaml", "aws secretsmanager get-secret-value --secret-id prod/db", "gcloud auth print-access-token",
+				"gcloud auth application-default print-access-token", "git credential fill", "kubectl -n prod create token deployer", "aws ecr get-login-password --region us-east-1", "heroku auth:token"},
 			NoMatch: []string{"gh auth status", "kubectl get pods", "aws s3 ls"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				return secretCommand(s)

@@ -41,12 +41,20 @@ func isFlagCluster(s string) bool {
 }
 
 // positional returns the non-option arguments after the command name (and after skip leading
-// subcommand words). withArg names options that consume the next word.
+// subcommand words). withArg names options that consume the next word; the CLI's own global
+// options (cliGlobalTable: kubectl -n, aws --profile, git -C, docker -H, …) are skipped with
+// their values too, so `kubectl -n prod get secret` yields [get secret].
 func (s *Segment) positional(skip int, withArg ...string) []string {
 	var out []string
 	args := s.Args
 	if len(args) <= 1+skip {
 		return nil
+	}
+	sc := newCLIOptScanner(s.Name(), withArg)
+	for _, w := range args[1 : 1+skip] {
+		if !strings.HasPrefix(w, "-") {
+			sc.positional(w)
+		}
 	}
 	rest := args[1+skip:]
 	dashdash := false
@@ -61,14 +69,12 @@ func (s *Segment) positional(skip int, withArg ...string) []string {
 			continue
 		}
 		if strings.HasPrefix(a, "-") && a != "-" {
-			for _, w := range withArg {
-				if a == w {
-					i++
-					break
-				}
+			if sc.takesValue(a) {
+				i++
 			}
 			continue
 		}
+		sc.positional(a)
 		out = append(out, a)
 	}
 	return out
