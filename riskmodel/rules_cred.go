@@ -293,9 +293,6 @@ func tokenBelongsTo(v, host string) bool {
 	return false
 }
 
-// dnsTools resolve names: whatever is in the name reaches the DNS servers on the way.
-var dnsTools = map[string]bool{"dig": true, "nslookup": true, "host": true, "drill": true, "kdig": true, "resolvectl": true, "getent": true}
-
 // networkSink reports whether data reaching a segment (its stdin, its words) leaves the
 // machine, and where: an upload, but also a GET whose URL or headers carry it, a DNS
 // lookup of a name built from it, or a remote shell.
