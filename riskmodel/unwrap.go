@@ -260,8 +260,9 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 		case name == "xargs":
 			return x.xargs(seg, ctx)
 		case name == "find" || name == "fd" && hasArg(args, "-x", "--exec", "-X", "--exec-batch"):
-			x.findExec(seg, ctx)
+			ran := x.findExec(seg, ctx)
 			x.add(seg, ctx)
+			seg.Out = seg.Out.union(ran)
 			return seg
 		case interpreters[name]:
 			code, ok := inlineCode(seg)
@@ -517,8 +518,8 @@ func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
 }
 
 // findExec records what "find ROOTS … -exec cmd {} ;" runs, with {} standing for a file
-// under the roots.
-func (x *extractor) findExec(seg *Segment, ctx walkCtx) {
+// under the roots, and returns the taint of what those commands print (find's own output).
+func (x *extractor) findExec(seg *Segment, ctx walkCtx) (out taint) {
 	args := seg.Args
 	roots := findRoots(args)
 	root := "."
@@ -539,11 +540,16 @@ func (x *extractor) findExec(seg *Segment, ctx walkCtx) {
 					cmd = append(cmd, placeholder)
 				}
 				inner := &Segment{Args: cmd, Text: seg.Text, Parsed: seg.Parsed, Dynamic: seg.Dynamic}
-				x.command(inner, ctx.with("find -exec"))
+				// What the -exec command prints is find's output: a secret it reads flows on
+				// down find's pipe (find ~ -name '*.pem' -exec cat {} \; | curl --data @- …).
+				if ran := x.command(inner, ctx.with("find -exec")); ran != nil {
+					out = out.union(ran.Out)
+				}
 			}
 			i = j
 		}
 	}
+	return out
 }
 
 // findPlaceholder is the path standing for what find matches below root: root/{} or, with a
