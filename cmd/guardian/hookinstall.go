@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -78,8 +80,11 @@ func (a *app) hookCommand(f installFlags, host string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("hook install: cannot find this executable (pass --command): %w", err)
 	}
-	if strings.Contains(exe, "go-build") {
-		return "", usageErrorf("hook install: this guardian runs from a temporary go-build directory (go run); build it (make build) and install from the binary, or pass --command")
+	if dir := a.temporaryDir(exe); dir != "" {
+		return "", usageErrorf("hook install: this guardian (%s) runs from %s, a temporary or build-cache directory (what go run produces): "+
+			"it can be gone by the next tool call, and a hook that cannot start lets the host run the tool. "+
+			"Install guardian first — go install ./cmd/guardian (it lands in $(go env GOPATH)/bin), or make build and use bin/guardian — "+
+			"and run hook install from that binary, or pass --command", exe, dir)
 	}
 	return fmt.Sprintf("%s hook %s --deadline %ds", shellQuote(exe), host, f.timeout-5), nil
 }
@@ -288,4 +293,52 @@ func (a *app) uninstallHost(h hook.Host, f uninstallFlags) error {
 	}
 	fmt.Fprintf(a.stdout, "removed guardian's %s hook from %s\n", h.Verify.Event, files[0].Path)
 	return nil
+}
+
+// temporaryDir returns the temporary or build-cache directory exe lies under, or "": the
+// system temp dir ($TMPDIR, /tmp), Go's build cache ($GOCACHE, `go env GOCACHE`) or any path
+// through a go-build directory (go run's work directory).
+func (a *app) temporaryDir(exe string) string {
+	if i := strings.Index(exe, string(filepath.Separator)+"go-build"); i >= 0 {
+		return exe[:i+len("/go-build")]
+	}
+	dirs := []string{os.TempDir(), a.getenv("TMPDIR"), "/tmp", a.getenv("GOCACHE")}
+	if a.goCache != nil {
+		dirs = append(dirs, a.goCache())
+	}
+	resolved := exe
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		resolved = r
+	}
+	for _, d := range dirs {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		for _, dd := range []string{filepath.Clean(d), evalOr(d)} {
+			for _, e := range []string{exe, resolved} {
+				if rel, err := filepath.Rel(dd, e); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+					return dd
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// goEnvCache asks the go command for its build cache; "" when there is no go command.
+func goEnvCache() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
