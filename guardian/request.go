@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/guardianhq/guardian/guardian/strictjson"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -163,7 +164,13 @@ func ReadRequest(rd io.Reader) (Request, error) {
 	return r, nil
 }
 
+// decodeStrict decodes b into v refusing unknown keys, repeated keys and keys that match a
+// field only by case (strictjson): encoding/json alone would read {"kind":"mcp","kind":"exec"}
+// as exec and {"command":[…],"Command":["ls"]} as ls, while the client meant something else.
 func decodeStrict(b []byte, v any) error {
+	if err := strictjson.Check(b, v); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/guardianhq/guardian/guardian/strictjson"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -97,14 +98,18 @@ func parseElicitation(params []byte) (*elicitation, error) {
 	if m, ok := e.raw["_meta"]; ok {
 		_ = json.Unmarshal(m, &e.meta) // not an object: no opt-in can be read from it
 	}
+	// A repeated key is read last-wins here and may be read otherwise by the host: a request
+	// that says "tool_name" twice is never reviewed, only put to the human (security F7).
+	dup := strictjson.Check(params, nil)
 	if str(e.raw, paramElicitation) == elicitationExec {
 		e.family = familyExec
 		e.problem = e.readExec()
-		return e, nil
-	}
-	if str(e.meta, metaRequestType) == requestTypeApprove {
+	} else if str(e.meta, metaRequestType) == requestTypeApprove {
 		e.family = familyApproval
 		e.problem = e.readApproval()
+	}
+	if dup != nil && e.family != familyPlain {
+		e.problem = "the request cannot be read one way only: " + dup.Error()
 	}
 	return e, nil
 }

@@ -26,6 +26,10 @@ func TestParseElicitation(t *testing.T) {
 		{"exec, command a string", `{"codex_elicitation":"exec-approval","codex_command":"ls -l"}`, familyExec, "codex_command is not an array of strings"},
 		{"exec, empty command", `{"codex_elicitation":"exec-approval","codex_command":["", " "]}`, familyExec, "codex_command is empty"},
 		{"exec, cwd a number", `{"codex_elicitation":"exec-approval","codex_command":["ls"],"codex_cwd":1}`, familyExec, "codex_cwd is not a string"},
+		// Security F7: a repeated key is never reviewed (last-wins would read read_note).
+		{"approval, tool_name twice", `{"_meta":{"codex_request_type":"approval_request","codex_approval_kind":"mcp_tool_call","tool_name":"delete_repo","tool_name":"read_note"}}`, familyApproval, "the request cannot be read one way only"},
+		{"exec, codex_command twice", `{"codex_elicitation":"exec-approval","codex_command":["rm","-rf","/"],"codex_command":["ls"]}`, familyExec, "the request cannot be read one way only"},
+		{"plain with a repeated key", `{"message":"m","message":"n"}`, familyPlain, ""},
 		// Both opt-ins: the exec approval's own keys win.
 		{"exec and approval", `{"codex_elicitation":"exec-approval","codex_command":["ls"],"_meta":{"codex_request_type":"approval_request"}}`, familyExec, ""},
 	}

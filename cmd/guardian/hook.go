@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,20 +15,23 @@ import (
 )
 
 func (a *app) hookCmd() *cobra.Command {
+	var list strings.Builder
+	for _, h := range hook.Hosts() {
+		fmt.Fprintf(&list, "  guardian hook %-10s %s\n", h.Name, h.Summary)
+	}
 	c := &cobra.Command{
 		Use:   "hook",
-		Short: "Answer an agent host's tool hook (claude, codex) or install one",
+		Short: "Answer an agent host's tool hook (" + strings.Join(hostNames(), ", ") + ") or install one",
 		Long: `Answer an agent host's tool hook: read the host's JSON payload on stdin, review the tool
 call, and write the reply the host acts on.
 
-  guardian hook claude     Claude Code PreToolUse (Bash, Write/Edit, mcp__* tools)
-  guardian hook codex      Codex PermissionRequest (Bash, mcp__* tools)
-  guardian hook install    print or write the host configuration that runs these
+` + list.String() + `  guardian hook install    print or write the host configuration that runs these
+  guardian hook uninstall  remove it again
 
 When anything goes wrong — a malformed payload, a broken config, a reviewer past the
-deadline, a guardian serve that is down — the host gets its "ask" (Claude Code) or "no
-verdict" (Codex) reply, never allow; and the command never exits with a status the host
-would read as "run the tool".
+deadline, a guardian serve that is down — the host gets its fail-safe reply ("ask", "no
+verdict" or a block; docs/hooks.md), never allow; and the command never exits with a status
+the host would read as "run the tool".
 
 When a guardian serve is reachable ($GUARDIAN_URL, or its default socket) the review is
 delegated to it, so its cache, breakers and audit log are shared; otherwise the hook
@@ -35,15 +39,23 @@ reviews in-process and appends to the audit log itself.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: groupRunE,
 	}
-	c.AddCommand(
-		a.hookRunCmd("claude", "Answer a Claude Code PreToolUse hook", hook.Claude{}),
-		a.hookRunCmd("codex", "Answer a Codex PermissionRequest hook", hook.Codex{}),
-		a.hookInstallCmd(),
-	)
+	for _, h := range hook.Hosts() {
+		c.AddCommand(a.hookRunCmd(h.Name, "Answer a "+h.Summary+" hook", h.Protocol))
+	}
+	c.AddCommand(a.hookInstallCmd(), a.hookUninstallCmd())
 	return c
 }
 
-// hookRunCmd is `guardian hook claude|codex`.
+// hostNames lists the names of the supported hosts.
+func hostNames() []string {
+	var names []string
+	for _, h := range hook.Hosts() {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+// hookRunCmd is `guardian hook HOST`.
 func (a *app) hookRunCmd(name, short string, p hook.Protocol) *cobra.Command {
 	var deadline time.Duration
 	c := &cobra.Command{

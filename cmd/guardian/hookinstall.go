@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,12 +17,12 @@ import (
 	"github.com/guardianhq/guardian/guardian/hook"
 )
 
-// installFlags are the flags of `guardian hook install`.
+// installFlags are the flags of `guardian hook install HOST`.
 type installFlags struct {
 	write   bool
 	timeout int
 	command string
-	file    string // claude: the settings file; codex: CODEX_HOME
+	config  string // the host's config location (Host.ConfigFlag)
 }
 
 // DefaultHookTimeout is the host timeout (seconds) the installers write. The hook's own
@@ -29,47 +31,39 @@ type installFlags struct {
 const defaultHookTimeout = 15
 
 func (a *app) hookInstallCmd() *cobra.Command {
+	var list strings.Builder
+	for _, h := range hook.Hosts() {
+		fmt.Fprintf(&list, "  %-8s %s (--%s)\n", h.Name, h.Summary, h.ConfigFlag)
+	}
 	c := &cobra.Command{
-		Use:   "install claude|codex",
+		Use:   "install " + strings.Join(hostNames(), "|"),
 		Short: "Print (or --write) the host configuration that runs guardian's hook",
 		Long: `Print the host configuration that runs guardian's hook, or with --write add it to the host's
 config file, keeping a timestamped backup of the previous content. Installing twice changes
 nothing; an earlier guardian hook is replaced where it stands.
 
-  claude  ~/.claude/settings.json (or --settings FILE, e.g. PROJECT/.claude/settings.json):
-          a PreToolUse hook matching Bash, Write, Edit, MultiEdit, NotebookEdit and mcp__.*
-  codex   $CODEX_HOME/hooks.json (CODEX_HOME defaults to ~/.codex; or --codex-home DIR):
-          a PermissionRequest hook, and its trust entry in $CODEX_HOME/config.toml —
-          Codex silently skips a hook it has not been told to trust.
+` + list.String() + `
+For Codex the trust entry in $CODEX_HOME/config.toml is written too: Codex silently skips a
+hook it has not been told to trust.
 
 The hook command is this executable's absolute path (or --command), with --deadline set
 five seconds below the host timeout.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: groupRunE,
 	}
-	var cf, xf installFlags
-	claude := &cobra.Command{
-		Use:   "claude [--write] [--settings FILE] [--timeout 15]",
-		Short: "Install guardian as Claude Code's PreToolUse hook",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return a.installClaude(cf) },
-	}
-	claude.Flags().StringVar(&cf.file, "settings", "", "Claude Code settings `FILE` (default ~/.claude/settings.json)")
-	codex := &cobra.Command{
-		Use:   "codex [--write] [--codex-home DIR] [--timeout 15]",
-		Short: "Install guardian as Codex's PermissionRequest hook, trusted",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return a.installCodex(xf) },
-	}
-	codex.Flags().StringVar(&xf.file, "codex-home", "", "Codex home `DIR` (default $CODEX_HOME, else ~/.codex)")
-	for _, sub := range []struct {
-		c *cobra.Command
-		f *installFlags
-	}{{claude, &cf}, {codex, &xf}} {
-		sub.c.Flags().BoolVar(&sub.f.write, "write", false, "edit the host's config file (keeping a backup) instead of printing")
-		sub.c.Flags().IntVar(&sub.f.timeout, "timeout", defaultHookTimeout, "the host's hook timeout in `SECONDS` (at least 7)")
-		sub.c.Flags().StringVar(&sub.f.command, "command", "", "the hook `COMMAND` (default: this executable, quoted, with hook HOST --deadline)")
-		c.AddCommand(sub.c)
+	for _, h := range hook.Hosts() {
+		f := &installFlags{}
+		sub := &cobra.Command{
+			Use:   h.Name + " [--write] [--" + h.ConfigFlag + " PATH] [--timeout 15]",
+			Short: "Install guardian as " + h.Title + "'s " + h.Verify.Event + " hook",
+			Args:  usageArgs(cobra.NoArgs),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return a.installHost(h, *f) },
+		}
+		sub.Flags().StringVar(&f.config, h.ConfigFlag, "", h.ConfigUsage)
+		sub.Flags().BoolVar(&f.write, "write", false, "edit the host's config file (keeping a backup) instead of printing")
+		sub.Flags().IntVar(&f.timeout, "timeout", defaultHookTimeout, "the host's hook timeout in `SECONDS` (at least 7)")
+		sub.Flags().StringVar(&f.command, "command", "", "the hook `COMMAND` (default: this executable, quoted, with hook HOST --deadline)")
+		c.AddCommand(sub)
 	}
 	return c
 }
@@ -86,121 +80,87 @@ func (a *app) hookCommand(f installFlags, host string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("hook install: cannot find this executable (pass --command): %w", err)
 	}
-	if strings.Contains(exe, "go-build") {
-		return "", usageErrorf("hook install: this guardian runs from a temporary go-build directory (go run); build it (make build) and install from the binary, or pass --command")
+	if dir := a.temporaryDir(exe); dir != "" {
+		return "", usageErrorf("hook install: this guardian (%s) runs from %s, a temporary or build-cache directory (what go run produces): "+
+			"it can be gone by the next tool call, and a hook that cannot start lets the host run the tool. "+
+			"Install guardian first — go install ./cmd/guardian (it lands in $(go env GOPATH)/bin), or make build and use bin/guardian — "+
+			"and run hook install from that binary, or pass --command", exe, dir)
 	}
 	return fmt.Sprintf("%s hook %s --deadline %ds", shellQuote(exe), host, f.timeout-5), nil
 }
 
-func (a *app) installClaude(f installFlags) error {
-	command, err := a.hookCommand(f, "claude")
+// hostFiles reads the config files of h at the location the flag names.
+func (a *app) hostFiles(verb string, h hook.Host, flag string) ([]hook.File, error) {
+	paths, err := h.Paths(flag, a.getenv)
 	if err != nil {
-		return err
+		return nil, usageErrorf("hook %s %s: %v", verb, h.Name, err)
 	}
-	path := f.file
-	if path == "" {
-		home := a.getenv("HOME")
-		if !filepath.IsAbs(home) {
-			return usageErrorf("hook install claude: $HOME is not set; pass --settings FILE")
+	files := make([]hook.File, len(paths))
+	for i, p := range paths {
+		content, err := readOptional(p)
+		if err != nil {
+			return nil, err
 		}
-		path = filepath.Join(home, ".claude", "settings.json")
+		files[i] = hook.File{Path: p, Content: content}
 	}
-	old, err := readOptional(path)
-	if err != nil {
-		return err
-	}
-	out, changed, err := hook.InstallClaude(old, command, f.timeout)
-	if err != nil {
-		return invalidError(fmt.Errorf("%s: %w", path, err))
-	}
-	if !f.write {
-		fmt.Fprintf(a.stdout, "# %s with guardian's hook (write it with --write):\n%s", path, out)
-		return nil
-	}
-	if !changed {
-		fmt.Fprintf(a.stdout, "guardian's hook is already installed in %s\n", path)
-		return nil
-	}
-	backup, err := replaceFile(path, old, out)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stdout, "installed guardian's PreToolUse hook in %s (matcher %q, timeout %ds)\n", path, hook.ClaudeMatcher, f.timeout)
-	if backup != "" {
-		fmt.Fprintf(a.stdout, "previous content saved as %s\n", backup)
-	}
-	fmt.Fprintln(a.stdout, "check it with: guardian verify")
-	return nil
+	return files, nil
 }
 
-// codexHome is $CODEX_HOME, else ~/.codex.
-func (a *app) codexHome(flag string) (string, error) {
-	dir := flag
-	if dir == "" {
-		dir = a.getenv("CODEX_HOME")
-	}
-	if dir == "" {
-		home := a.getenv("HOME")
-		if !filepath.IsAbs(home) {
-			return "", usageErrorf("neither $CODEX_HOME nor $HOME is set; pass --codex-home DIR")
-		}
-		dir = filepath.Join(home, ".codex")
-	}
-	return filepath.Abs(dir)
-}
-
-func (a *app) installCodex(f installFlags) error {
-	command, err := a.hookCommand(f, "codex")
+// installHost is `guardian hook install HOST`.
+func (a *app) installHost(h hook.Host, f installFlags) error {
+	command, err := a.hookCommand(f, h.Name)
 	if err != nil {
 		return err
 	}
-	home, err := a.codexHome(f.file)
+	files, err := a.hostFiles("install", h, f.config)
 	if err != nil {
 		return err
 	}
-	hooksPath, configPath := filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml")
-	oldHooks, err := readOptional(hooksPath)
-	if err != nil {
-		return err
-	}
-	oldConfig, err := readOptional(configPath)
-	if err != nil {
-		return err
-	}
-	res, err := hook.InstallCodex(oldHooks, hooksPath, oldConfig, command, f.timeout)
+	out, err := h.Install(files, command, f.timeout)
 	if err != nil {
 		return invalidError(err)
 	}
 	if !f.write {
-		fmt.Fprintf(a.stdout, "# %s with guardian's hook (write both files with --write):\n%s\n", hooksPath, res.HooksJSON)
-		fmt.Fprintf(a.stdout, "# and in %s, the trust entry without which Codex skips the hook:\n[hooks.state.%q]\ntrusted_hash = %q\n", configPath, res.TrustKey, res.TrustHash)
+		for _, nf := range out {
+			fmt.Fprintf(a.stdout, "# %s with guardian's hook (write it with --write):\n%s", nf.Path, nf.Content)
+			if !bytes.HasSuffix(nf.Content, []byte("\n")) {
+				fmt.Fprintln(a.stdout)
+			}
+		}
 		return nil
 	}
+	changed, err := a.writeFiles(files, out)
+	if err != nil {
+		return err
+	}
+	if !changed {
+		fmt.Fprintf(a.stdout, "guardian's hook is already installed in %s\n", files[0].Path)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "installed guardian's %s hook in %s (timeout %ds)\n", h.Verify.Event, files[0].Path, f.timeout)
+	fmt.Fprintln(a.stdout, h.Done)
+	return nil
+}
+
+// writeFiles replaces each file whose content changed, keeping a backup of the old content,
+// and says so; it reports whether any changed.
+func (a *app) writeFiles(old, updated []hook.File) (bool, error) {
 	changed := false
-	for _, w := range []struct {
-		path     string
-		old, new []byte
-	}{{hooksPath, oldHooks, res.HooksJSON}, {configPath, oldConfig, res.ConfigTOML}} {
-		if bytes.Equal(w.old, w.new) {
+	for i, nf := range updated {
+		if bytes.Equal(old[i].Content, nf.Content) {
 			continue
 		}
 		changed = true
-		backup, err := replaceFile(w.path, w.old, w.new)
+		backup, err := replaceFile(nf.Path, old[i].Content, nf.Content)
 		if err != nil {
-			return err
+			return changed, err
 		}
-		fmt.Fprintf(a.stdout, "wrote %s\n", w.path)
+		fmt.Fprintf(a.stdout, "wrote %s\n", nf.Path)
 		if backup != "" {
 			fmt.Fprintf(a.stdout, "previous content saved as %s\n", backup)
 		}
 	}
-	if !changed {
-		fmt.Fprintf(a.stdout, "guardian's hook is already installed and trusted in %s\n", home)
-		return nil
-	}
-	fmt.Fprintf(a.stdout, "installed guardian's PermissionRequest hook (timeout %ds), trusted as %s\n", f.timeout, res.TrustKey)
-	fmt.Fprintln(a.stdout, "approvals reach hooks only interactively or with codex exec --approve-for-me; check it with: guardian verify")
-	return nil
+	return changed, nil
 }
 
 // readOptional reads a config file that may not exist yet (nil content).
@@ -268,4 +228,117 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// uninstallFlags are the flags of `guardian hook uninstall HOST`.
+type uninstallFlags struct {
+	write  bool
+	config string
+}
+
+func (a *app) hookUninstallCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "uninstall " + strings.Join(hostNames(), "|"),
+		Short: "Print (or --write) the host configuration without guardian's hook",
+		Long: `Remove guardian's hook from a host's config: exactly the hook entries that run guardian's
+adapter for that host (and, for Codex, their trust entries), keeping every other key and hook
+of yours. Without --write the result is printed; with --write the file is replaced and the
+previous content kept as a timestamped backup beside it.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: groupRunE,
+	}
+	for _, h := range hook.Hosts() {
+		f := &uninstallFlags{}
+		sub := &cobra.Command{
+			Use:   h.Name + " [--write] [--" + h.ConfigFlag + " PATH]",
+			Short: "Remove guardian's hook from " + h.Title + "'s config",
+			Args:  usageArgs(cobra.NoArgs),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return a.uninstallHost(h, *f) },
+		}
+		sub.Flags().StringVar(&f.config, h.ConfigFlag, "", h.ConfigUsage)
+		sub.Flags().BoolVar(&f.write, "write", false, "edit the host's config file (keeping a backup) instead of printing")
+		c.AddCommand(sub)
+	}
+	return c
+}
+
+// uninstallHost is `guardian hook uninstall HOST`.
+func (a *app) uninstallHost(h hook.Host, f uninstallFlags) error {
+	files, err := a.hostFiles("uninstall", h, f.config)
+	if err != nil {
+		return err
+	}
+	out, err := h.Uninstall(files)
+	if err != nil {
+		return invalidError(err)
+	}
+	same := true
+	for i := range out {
+		same = same && bytes.Equal(files[i].Content, out[i].Content)
+	}
+	if same {
+		fmt.Fprintf(a.stdout, "guardian's %s hook is not installed in %s: nothing to remove\n", h.Title, files[0].Path)
+		return nil
+	}
+	if !f.write {
+		for i, nf := range out {
+			if !bytes.Equal(files[i].Content, nf.Content) {
+				fmt.Fprintf(a.stdout, "# %s without guardian's hook (write it with --write):\n%s", nf.Path, nf.Content)
+			}
+		}
+		return nil
+	}
+	if _, err := a.writeFiles(files, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "removed guardian's %s hook from %s\n", h.Verify.Event, files[0].Path)
+	return nil
+}
+
+// temporaryDir returns the temporary or build-cache directory exe lies under, or "": the
+// system temp dir ($TMPDIR, /tmp), Go's build cache ($GOCACHE, `go env GOCACHE`) or any path
+// through a go-build directory (go run's work directory).
+func (a *app) temporaryDir(exe string) string {
+	if i := strings.Index(exe, string(filepath.Separator)+"go-build"); i >= 0 {
+		return exe[:i+len("/go-build")]
+	}
+	dirs := []string{os.TempDir(), a.getenv("TMPDIR"), "/tmp", a.getenv("GOCACHE")}
+	if a.goCache != nil {
+		dirs = append(dirs, a.goCache())
+	}
+	resolved := exe
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		resolved = r
+	}
+	for _, d := range dirs {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		for _, dd := range []string{filepath.Clean(d), evalOr(d)} {
+			for _, e := range []string{exe, resolved} {
+				if rel, err := filepath.Rel(dd, e); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+					return dd
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// goEnvCache asks the go command for its build cache; "" when there is no go command.
+func goEnvCache() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -25,6 +25,9 @@ type deps struct {
 	// executable is the path of the running guardian binary, which the hook installers
 	// write into the hosts' configs.
 	executable func() (string, error)
+	// goCache is `go env GOCACHE` ("" when go is not installed): hook install refuses a binary
+	// there, which is what go run builds.
+	goCache func() string
 	// tracerProvider and meterProvider receive the reviews' spans and metrics; nil means the
 	// otel globals, which are no-ops unless something installed a provider.
 	tracerProvider trace.TracerProvider
@@ -35,7 +38,7 @@ type deps struct {
 }
 
 func systemDeps() deps {
-	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd, isTerminal: isTerminal, executable: os.Executable}
+	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd, isTerminal: isTerminal, executable: os.Executable, goCache: goEnvCache}
 }
 
 // app is the state of one invocation: its dependencies and the flags shared between verbs.

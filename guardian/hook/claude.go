@@ -1,7 +1,12 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
 
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/riskmodel"
@@ -110,4 +115,117 @@ func jsonReply(v any) Reply {
 		return Reply{Exit: 2, Stderr: "guardian: cannot encode the hook reply: " + err.Error() + "\n"}
 	}
 	return Reply{Stdout: append(b, '\n')}
+}
+
+// claudeHost is Claude Code: a PreToolUse hook in settings.json (docs/hooks.md).
+func claudeHost() Host {
+	return Host{
+		Name:        "claude",
+		Title:       "Claude Code",
+		Summary:     "Claude Code PreToolUse (Bash, Write/Edit, mcp__* tools)",
+		Protocol:    Claude{},
+		ConfigFlag:  "settings",
+		ConfigUsage: "Claude Code settings `FILE` (default ~/.claude/settings.json)",
+		Paths: func(flag string, getenv func(string) string) ([]string, error) {
+			if flag != "" {
+				return []string{flag}, nil
+			}
+			home := getenv("HOME")
+			if !filepath.IsAbs(home) {
+				return nil, errors.New("$HOME is not set; pass --settings FILE")
+			}
+			return []string{filepath.Join(home, ".claude", "settings.json")}, nil
+		},
+		Install: func(files []File, command string, timeoutSec int) ([]File, error) {
+			out, changed, err := InstallClaude(files[0].Content, command, timeoutSec)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
+			}
+			if !changed {
+				out = files[0].Content
+			}
+			return withContents(files, out), nil
+		},
+		Uninstall: func(files []File) ([]File, error) {
+			out, _, err := uninstallJSON(files[0].Content, EventPreToolUse, "claude")
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
+			}
+			return withContents(files, out), nil
+		},
+		Done: "check it with: guardian verify",
+		Verify: Verifier{
+			Event:          EventPreToolUse,
+			Tools:          []string{"Bash", "mcp__example__tool", "Write", "Edit"},
+			TimeoutUnit:    time.Second,
+			DefaultTimeout: 60 * time.Second,
+			Find: func(files []File) ([]Installed, error) {
+				return FindInstalled(files[0].Content, EventPreToolUse, "claude")
+			},
+			Payload:   func(command, project string) string { return canaryPayload(EventPreToolUse, command, project) },
+			Held:      "ask",
+			Interpret: func(out []byte, code int) string { return interpretClaudeStyle("claude", out, code) },
+		},
+	}
+}
+
+// canaryPayload is a Bash call from the main agent as both Claude Code and Codex send it (a
+// transcript named after the session, as the main thread's is).
+func canaryPayload(event, command, project string) string {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "guardian-verify", "transcript_path": filepath.Join(project, "guardian-verify.jsonl"),
+		"cwd": project, "hook_event_name": event, "tool_name": "Bash",
+		"tool_input": map[string]any{"command": command, "description": "guardian verify canary"}, "tool_use_id": "guardian-verify",
+	})
+	return string(b)
+}
+
+// interpretClaudeStyle says what Claude Code or Codex makes of a hook's reply, as
+// docs/hooks.md records: "allow", "deny", "ask", "blocked" (exit 2), "no verdict" (Codex: no
+// output), or "runs (fails open: …)" for every reply the host would let the tool run on.
+func interpretClaudeStyle(host string, out []byte, code int) string {
+	if code == 2 {
+		if host == "codex" {
+			return "deny"
+		}
+		return "blocked"
+	}
+	if code != 0 {
+		return fmt.Sprintf("runs (fails open: exit status %d)", code)
+	}
+	if len(bytes.TrimSpace(out)) == 0 {
+		if host == "codex" {
+			return "no verdict"
+		}
+		return "no opinion"
+	}
+	var reply struct {
+		HookSpecificOutput struct {
+			HookEventName      string `json:"hookEventName"`
+			PermissionDecision string `json:"permissionDecision"`
+			Decision           struct {
+				Behavior string `json:"behavior"`
+			} `json:"decision"`
+		} `json:"hookSpecificOutput"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	if err := dec.Decode(&reply); err != nil || dec.More() {
+		return "runs (fails open: the reply is not one JSON object)"
+	}
+	o := reply.HookSpecificOutput
+	switch {
+	case host == "claude" && o.HookEventName == EventPreToolUse:
+		switch o.PermissionDecision {
+		case "allow", "deny", "ask":
+			return o.PermissionDecision
+		}
+		return fmt.Sprintf("runs (fails open: permissionDecision %q)", o.PermissionDecision)
+	case o.HookEventName == EventPermissionRequest:
+		switch o.Decision.Behavior {
+		case "allow", "deny":
+			return o.Decision.Behavior
+		}
+		return fmt.Sprintf("no verdict (behavior %q)", o.Decision.Behavior)
+	}
+	return fmt.Sprintf("runs (fails open: hookEventName %q)", o.HookEventName)
 }

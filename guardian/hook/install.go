@@ -34,7 +34,7 @@ type hookGroup struct {
 }
 
 // IsGuardianCommand reports whether a hook command runs guardian's adapter for host
-// ("claude" or "codex"): what an installer replaces and verify looks for.
+// ("claude", "codex", "gemini"): what an installer replaces and verify looks for.
 func IsGuardianCommand(command, host string) bool {
 	return strings.Contains(command, "guardian") && strings.Contains(command, "hook "+host)
 }
@@ -44,6 +44,16 @@ func IsGuardianCommand(command, host string) bool {
 // value; a guardian group already there is replaced where it stands, so installing twice
 // changes nothing. changed is false when the content already had exactly this hook.
 func InstallClaude(settings []byte, command string, timeoutSec int) (out []byte, changed bool, err error) {
+	return installJSONHook(settings, EventPreToolUse, "claude", hookGroup{
+		Matcher: ClaudeMatcher,
+		Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec}},
+	})
+}
+
+// installJSONHook puts g, guardian's group for host, under event in a settings file of the
+// form {"hooks":{EVENT:[groups]}} (Claude Code's and Gemini CLI's settings.json), in place of
+// an earlier guardian group or at the end.
+func installJSONHook(settings []byte, event, host string, g hookGroup) (out []byte, changed bool, err error) {
 	root, err := parseObject(settings)
 	if err != nil {
 		return nil, false, fmt.Errorf("settings are not a JSON object: %w", err)
@@ -52,14 +62,11 @@ func InstallClaude(settings []byte, command string, timeoutSec int) (out []byte,
 	if err != nil {
 		return nil, false, fmt.Errorf(`"hooks" is not a JSON object: %w`, err)
 	}
-	groups, err := replaceGroup(hooks.get("PreToolUse"), "claude", hookGroup{
-		Matcher: ClaudeMatcher,
-		Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec}},
-	})
+	groups, err := replaceGroup(hooks.get(event), host, g)
 	if err != nil {
-		return nil, false, fmt.Errorf(`"hooks.PreToolUse": %w`, err)
+		return nil, false, fmt.Errorf(`"hooks.%s": %w`, event, err)
 	}
-	hooks.set("PreToolUse", groups.raw)
+	hooks.set(event, groups.raw)
 	root.set("hooks", hooks.marshal())
 	out, err = indent(root.marshal())
 	if err != nil {
@@ -261,4 +268,94 @@ func CodexTrustedHash(configTOML []byte, key string) (string, error) {
 		return "", fmt.Errorf("config.toml: %w", err)
 	}
 	return cfg.Hooks.State[key].TrustedHash, nil
+}
+
+// move is where one hook of an event's list went when guardian's hooks were removed: from
+// (group, hook) to its new (group, hook), or removed.
+type move struct {
+	from, to [2]int
+	removed  bool
+}
+
+// uninstallJSON removes guardian's hooks for host from event in a hooks config of the form
+// {"hooks":{EVENT:[{"matcher","hooks":[…]}]}} and reports where every hook went. A group
+// left without hooks is removed, then an event left without groups and a "hooks" object
+// left empty; every other key and hook keeps its place and bytes.
+func uninstallJSON(content []byte, event, host string) ([]byte, []move, error) {
+	if len(bytes.TrimSpace(content)) == 0 {
+		return content, nil, nil
+	}
+	root, err := parseObject(content)
+	if err != nil {
+		return nil, nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	hooks, err := parseObject(root.get("hooks"))
+	if err != nil {
+		return nil, nil, fmt.Errorf(`"hooks" is not a JSON object: %w`, err)
+	}
+	var groups []json.RawMessage
+	if list := hooks.get(event); len(list) > 0 && string(list) != "null" {
+		if err := json.Unmarshal(list, &groups); err != nil {
+			return nil, nil, fmt.Errorf(`"hooks.%s" is not a list of hook groups: %w`, event, err)
+		}
+	}
+	var (
+		kept  []json.RawMessage
+		moves []move
+		found bool
+	)
+	for g, raw := range groups {
+		group, err := parseObject(raw)
+		if err != nil {
+			kept = append(kept, raw)
+			continue
+		}
+		var entries []json.RawMessage
+		if err := json.Unmarshal(group.get("hooks"), &entries); err != nil {
+			kept = append(kept, raw)
+			continue
+		}
+		var left []json.RawMessage
+		for h, e := range entries {
+			var entry hookEntry
+			if json.Unmarshal(e, &entry) == nil && IsGuardianCommand(entry.Command, host) {
+				moves = append(moves, move{from: [2]int{g, h}, removed: true})
+				found = true
+				continue
+			}
+			moves = append(moves, move{from: [2]int{g, h}, to: [2]int{len(kept), len(left)}})
+			left = append(left, e)
+		}
+		if len(left) == 0 {
+			continue
+		}
+		if len(left) < len(entries) {
+			b, err := json.Marshal(left)
+			if err != nil {
+				return nil, nil, err
+			}
+			group.set("hooks", b)
+			raw = group.marshal()
+		}
+		kept = append(kept, raw)
+	}
+	if !found {
+		return content, nil, nil
+	}
+	if len(kept) == 0 {
+		hooks.remove(event)
+	} else {
+		b, err := json.Marshal(kept)
+		if err != nil {
+			return nil, nil, err
+		}
+		hooks.set(event, b)
+	}
+	if len(hooks.members) == 0 {
+		root.remove("hooks")
+	} else {
+		root.set("hooks", hooks.marshal())
+	}
+	out, err := indent(root.marshal())
+	return out, moves, err
 }

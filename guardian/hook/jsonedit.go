@@ -114,3 +114,13 @@ func marshalNoEscape(v any) ([]byte, error) {
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
+
+// remove deletes key.
+func (o *object) remove(key string) {
+	for i, m := range o.members {
+		if m.key == key {
+			o.members = append(o.members[:i], o.members[i+1:]...)
+			return
+		}
+	}
+}

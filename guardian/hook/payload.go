@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/strictjson"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -68,12 +69,10 @@ func parsePayload(host string, stdin []byte, files bool, isMain func(payload) bo
 	if len(bytes.TrimSpace(stdin)) == 0 {
 		return Call{}, errors.New("empty input: the host sent no hook payload on stdin")
 	}
-	dec := json.NewDecoder(bytes.NewReader(stdin))
-	if err := dec.Decode(&p); err != nil {
-		return Call{}, fmt.Errorf("hook payload is not a JSON object: %w", err)
-	}
-	if dec.More() {
-		return Call{}, errors.New("hook payload: trailing data after the JSON object")
+	// Keys are matched exactly and a repeated key is refused (strictjson): the host reads
+	// the payload case-sensitively, and guardian must review the command the host runs.
+	if err := strictjson.Unmarshal(stdin, &p); err != nil {
+		return Call{}, fmt.Errorf("hook payload is not a JSON object as the host reads it: %w", err)
 	}
 	c := Call{
 		Event:  p.HookEventName,
@@ -92,7 +91,7 @@ func parsePayload(host string, stdin []byte, files bool, isMain func(payload) bo
 	switch {
 	case p.ToolName == "Bash":
 		var in shellInput
-		if err := json.Unmarshal(p.ToolInput, &in); err != nil {
+		if err := strictjson.Unmarshal(p.ToolInput, &in); err != nil {
 			return c, fmt.Errorf("Bash tool_input: %w", err)
 		}
 		if in.Command == nil || strings.TrimSpace(*in.Command) == "" {
@@ -111,7 +110,7 @@ func parsePayload(host string, stdin []byte, files bool, isMain func(payload) bo
 		}
 		var args map[string]any
 		if len(p.ToolInput) > 0 && string(p.ToolInput) != "null" {
-			if err := json.Unmarshal(p.ToolInput, &args); err != nil {
+			if err := strictjson.Unmarshal(p.ToolInput, &args); err != nil {
 				return c, fmt.Errorf("%s tool_input is not a JSON object: %w", p.ToolName, err)
 			}
 		}
@@ -119,7 +118,7 @@ func parsePayload(host string, stdin []byte, files bool, isMain func(payload) bo
 		c.Request = &r
 	case files && fileTools[p.ToolName]:
 		var in fileInput
-		if err := json.Unmarshal(p.ToolInput, &in); err != nil {
+		if err := strictjson.Unmarshal(p.ToolInput, &in); err != nil {
 			return c, fmt.Errorf("%s tool_input: %w", p.ToolName, err)
 		}
 		path := in.FilePath

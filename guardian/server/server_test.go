@@ -43,6 +43,13 @@ func TestStatusCodes(t *testing.T) {
 			message: `^decode request: line 3, column \d+: invalid character '\}'`},
 		{name: "unknown key", method: "POST", path: "/v1/review", body: `{"kind":"exec","request":{"cmd":["ls"]}}`,
 			code: 400, errCode: "bad_request", message: `unknown field "cmd"`},
+		// Security F2/F7: keys are read exactly and a repeated key is refused, never last-wins.
+		{name: "key differing only in case", method: "POST", path: "/v1/review", body: `{"kind":"exec","request":{"command":["rm","-rf","/"],"Command":["ls"]}}`,
+			code: 400, errCode: "bad_request", message: `"Command" is not "command"`},
+		{name: "duplicate command", method: "POST", path: "/v1/review", body: `{"kind":"exec","request":{"command":["rm","-rf","/"],"command":["ls"]}}`,
+			code: 400, errCode: "bad_request", message: `duplicate key "request.command"`},
+		{name: "duplicate kind", method: "POST", path: "/v1/review", body: `{"kind":"mcp","kind":"exec","request":{"command":["ls"]}}`,
+			code: 400, errCode: "bad_request", message: `duplicate key "kind"`},
 		{name: "invalid request", method: "POST", path: "/v1/review", body: `{"kind":"exec","request":{"command":[]}}`,
 			code: 400, errCode: "bad_request", message: `"command" must be a non-empty argv array`},
 		{name: "mcp review with a workspace", method: "POST", path: "/v1/review",

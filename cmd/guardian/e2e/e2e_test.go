@@ -46,6 +46,7 @@ type suite struct {
 	claude           string // Claude Code's native binary
 	codex            string // Codex's native binary
 	codexPath        string // the directory of helper tools Codex expects on PATH (rg)
+	gemini           string // Gemini CLI's bundle (run by node)
 	self             string // this test binary, re-executed as a helper
 }
 
@@ -86,6 +87,13 @@ func need(t *testing.T) suite {
 		vendor := filepath.Join(hosts, "node_modules", "@openai", "codex-"+strings.TrimPrefix(claudePkg, "claude-code-"), "vendor", codexTriple)
 		s.codex = file("Codex", filepath.Join(vendor, "bin", "codex"), fix)
 		s.codexPath = filepath.Join(vendor, "codex-path")
+		s.gemini = filepath.Join(hosts, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
+		if _, err := os.Stat(s.gemini); err != nil {
+			problems = append(problems, fmt.Sprintf("Gemini CLI: %v (%s)", err, fix))
+		}
+		if _, err := exec.LookPath("node"); err != nil {
+			problems = append(problems, "Gemini CLI: node is not on PATH (it runs Gemini's JavaScript bundle)")
+		}
 	}
 	if s.self, err = os.Executable(); err != nil {
 		problems = append(problems, fmt.Sprintf("this test binary: %v", err))

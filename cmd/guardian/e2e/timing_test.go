@@ -75,8 +75,11 @@ func (tt *timingTable) log(t *testing.T) {
 
 // baseline says what the host does with the call when no hook is installed.
 func (tt *timingTable) baseline() string {
-	if tt.host == "codex" {
+	switch tt.host {
+	case "codex":
 		return "Codex's own reviewer (the fake, which answers at once) decides"
+	case "gemini":
+		return "yolo mode runs the call, destructive ones included (harmless here)"
 	}
 	return "Claude Code's own permission check refuses the call (-p, no --allowedTools)"
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestHookInstallRefusesTemporaryBinaries: a binary that go run built (in the build cache or
+// a go-build work directory) or that lies in a temp dir can vanish before the next tool call,
+// and a hook that cannot start fails open; install refuses it and says how to install.
+func TestHookInstallRefusesTemporaryBinaries(t *testing.T) {
+	for _, tc := range []struct {
+		name, exe string
+		env       map[string]string
+		goCache   string
+		refused   bool
+	}{
+		{"go run work dir", "/tmp/go-build123456/b001/exe/guardian", nil, "", true},
+		{"go-build anywhere", "/var/folders/x/go-build99/b001/exe/guardian", nil, "", true},
+		{"system temp dir", "/tmp/guardian", nil, "", true},
+		{"TMPDIR", "/scratch/tmp/x/guardian", map[string]string{"TMPDIR": "/scratch/tmp"}, "", true},
+		{"GOCACHE from the environment", "/home/dev/.gocache/ab/guardian", map[string]string{"GOCACHE": "/home/dev/.gocache"}, "", true},
+		{"go env GOCACHE", "/home/dev/.cache/gobuild/ab/guardian", nil, "/home/dev/.cache/gobuild", true},
+		{"go install", "/home/dev/go/bin/guardian", nil, "/home/dev/.cache/go-build", false},
+		{"make build", "/home/dev/src/guardian/bin/guardian", nil, "/home/dev/.cache/go-build", false},
+		{"a sibling of the temp dir", "/tmpfoo/guardian", nil, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, out, _ := testDeps("")
+			env := map[string]string{"HOME": t.TempDir()}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			d.getenv = func(k string) string { return env[k] }
+			d.executable = func() (string, error) { return tc.exe, nil }
+			d.goCache = func() string { return tc.goCache }
+			root := newRootCmd(d)
+			root.SetArgs([]string{"hook", "install", "claude"})
+			err := root.ExecuteContext(context.Background())
+			if !tc.refused {
+				if err != nil || !strings.Contains(out.String(), tc.exe+" hook claude") {
+					t.Fatalf("err %v, output %q: want the hook printed", err, out)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("installed %s: %s", tc.exe, out)
+			}
+			if got := exitCode(err); got != exitUsage {
+				t.Errorf("exit code %d, want %d", got, exitUsage)
+			}
+			for _, want := range []string{"go install ./cmd/guardian", "make build", "bin/guardian"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+		})
+	}
+}
