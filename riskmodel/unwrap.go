@@ -208,22 +208,17 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.findExec(seg, ctx)
 			x.add(seg, ctx)
 			return seg
-		case interpreters[name]:
+		case interpreters[name] || codeRunners[name]:
 			code, ok := inlineCode(seg)
-			if !ok && scriptless(args[1:]) && !isReplFlag(args[1:]) {
+			if !ok && !codeRunners[name] && scriptless(args[1:]) && !isReplFlag(args[1:]) {
 				if in, _, fed := x.fedCode(seg); fed {
 					code, ok = in, true
 				}
 			}
 			if ok {
-				seg.Code = true
-				x.add(seg, ctx)
-				followed, decodedExec := x.inspectCode(langOf(name), code, ctx)
-				seg.CodeOpaque = !followed
-				if decodedExec {
-					seg.Via = append(append([]string(nil), seg.Via...), "decoded")
+				if x.inlineSegment(seg, name, code, ctx) {
+					return seg
 				}
-				return seg
 			}
 		case shells[name]:
 			if code, ok := shellCode(args[1:]); ok {
@@ -253,11 +248,11 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 }
 
 func langOf(name string) string {
-	switch {
-	case strings.HasPrefix(name, "python"):
+	if l, ok := codeLangOf[strings.TrimSuffix(strings.ToLower(name), ".exe")]; ok {
+		return l
+	}
+	if strings.HasPrefix(name, "python") {
 		return "python"
-	case name == "node" || name == "bun" || name == "deno":
-		return "node"
 	}
 	return name
 }
