@@ -103,9 +103,14 @@ func sysRules() []*Rule {
 		{
 			ID: "sys.persistence", Level: High, Category: CatPersistence,
 			Message: "Schedules commands to run later or at every boot",
-			Match:   []string{"crontab -e", "crontab mycron", "echo '* * * * * /tmp/x' | crontab -", "at now + 1 hour -f job.sh", "crontab -r"},
+			Match:   []string{"crontab -e", "crontab mycron", "echo '* * * * * /tmp/x' | crontab -", "at now + 1 hour -f job.sh", "crontab -r", "systemd-run --user --on-calendar=hourly ./sync.sh"},
 			NoMatch: []string{"crontab -l"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
+				for _, v := range s.Via {
+					if strings.HasPrefix(v, "scheduled by ") {
+						return "Schedules `" + joinArgs(s.Args) + "` to run later and again (" + v + ")", true
+					}
+				}
 				switch s.Name() {
 				case "crontab":
 					if s.hasFlag("l") && !s.hasFlag("er") {

@@ -113,6 +113,33 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			// VAR=value cmd … from an argv request (parsed scripts strip these already).
 			seg.Args = args[1:]
 			continue
+		case tableWrappers[name] != nil:
+			argv, codes, runs, priv, timer := tableWrappers[name].unwrap(args[1:])
+			inner := ctx.with(name)
+			if timer {
+				inner = inner.with("scheduled by " + name)
+			}
+			inner.privileged = inner.privileged || priv
+			if !runs {
+				// No inner command: the wrapper itself (a shell, an attach, a listing).
+				seg.Privileged = seg.Privileged || priv
+				x.add(seg, ctx)
+				return seg
+			}
+			if len(codes) > 0 {
+				c := inner
+				c.depth++
+				var last *Segment
+				for _, code := range codes {
+					last = x.nested(seg, code, c)
+				}
+				if argv == nil {
+					return last
+				}
+			}
+			ctx = inner
+			seg.Args = argv
+			continue
 		case name == "sudo" || name == "doas" || name == "pkexec" || name == "run0":
 			rest := skipOpts(args[1:], sudoArgOpts)
 			if len(rest) == 0 {
@@ -582,13 +609,18 @@ func isAssignWord(s string) bool {
 var sudoArgOpts = map[string]bool{"-u": true, "-g": true, "-h": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-T": true, "-U": true, "--user": true, "--group": true, "--host": true, "--prompt": true, "--chdir": true}
 
 var wrapperArgOpts = map[string]map[string]bool{
-	"nice":     {"-n": true, "--adjustment": true},
-	"ionice":   {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
-	"timeout":  {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
-	"gtimeout": {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
-	"stdbuf":   {"-i": true, "-o": true, "-e": true},
-	"flock":    {"-w": true, "-E": true, "--timeout": true},
-	"exec":     {"-a": true},
+	"nice":         {"-n": true, "--adjustment": true},
+	"ionice":       {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
+	"timeout":      {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+	"gtimeout":     {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+	"stdbuf":       {"-i": true, "-o": true, "-e": true},
+	"flock":        {"-w": true, "-E": true, "--timeout": true},
+	"exec":         {"-a": true},
+	"time":         {"-f": true, "-o": true, "--format": true, "--output": true},
+	"proxychains":  {"-f": true},
+	"proxychains4": {"-f": true},
+	"torsocks":     {"-u": true, "-p": true, "-a": true, "-P": true, "--user": true, "--pass": true, "--address": true, "--port": true},
+	"setsid":       {},
 }
 
 // skipOpts drops leading options; withArg names the options that take a separate argument.
