@@ -205,7 +205,7 @@ var (
 	reShellCall  = lazyRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
 	reBacktick   = lazyRegexp("`([^`]{1,1000})`")
 	reDelete     = lazyRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
-	reOpen       = lazyRegexp(`(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
+	reOpen       = lazyRegexp(`\b(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
 	reURL        = lazyRegexp(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
 	reSocket     = lazyRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
 	reB64Literal = lazyRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']|(?i:FromBase64String)\(\s*["']([A-Za-z0-9+/=_-]{8,})["']`)
@@ -226,6 +226,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 	c.depth++
 	c.pipeIn = nil
 	code = normalizeHomeExprs(code)
+	code = propagateConstants(code)
 	if len(code) > maxCodeScan {
 		facts.Opaque = "it is too long to follow"
 	}
@@ -331,7 +332,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 	hits, all := scanCaps(lang, code)
 	facts.Caps |= all
 	for _, h := range hits {
-		if !h.strong || h.cap&capStrong == 0 || covered(spans, h) {
+		if !h.strong || h.cap&(capStrong|capRead) == 0 || covered(spans, h) {
 			continue
 		}
 		if h.cap&(capEval|capDynamic) != 0 {
@@ -344,13 +345,15 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 				continue
 			}
 		}
-		if h.cap&capRead != 0 && h.cap&^capRead == 0 {
-			continue // reading a file named at run time: judged by what the data feeds
+		cp := h.cap
+		if cp&capRead != 0 && cp&^capRead == 0 {
+			if !writesByMode(code, h.end) {
+				continue // reading a file named at run time: judged by what the data feeds
+			}
+			cp = capWrite // open(p, "w"): a write to a path known only at run time
+			facts.Caps |= capWrite
 		}
-		if h.cap&capWrite != 0 && h.cap&^capWrite == 0 && !writesByMode(code, h.end) && (lang == "python" || lang == "perl") {
-			continue // open(path) without a write mode only reads
-		}
-		facts.Unfollowed |= h.cap
+		facts.Unfollowed |= cp
 		if facts.Opaque == "" {
 			facts.Opaque = "it calls " + h.name + " with arguments known only at run time"
 		}
@@ -463,7 +466,7 @@ func submatches(s string, idx []int) []string {
 var (
 	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|Dir\.home|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|process\.env\.HOME|getenv\(\s*['"]HOME['"]\s*\))`
 	reHomeInterp = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
-	reHomeBare   = lazyRegexp(reHomeExpr)
+	reHomeBare   = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
 	reHomeVar    = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}`)
 	reHomeJoin   = lazyRegexp(`(?:(?:os\.)?path\.join|File\.join|(?i:Join-Path))\(?\s*"~"\s*,?\s*["']([^"']{1,200})["']\s*\)?|"~"\s*/\s*["']([^"']{1,200})["']`)
 	reHomeConcat = lazyRegexp(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
@@ -526,4 +529,48 @@ func unescapeCodeString(s string) string {
 		return s
 	}
 	return ansiC(s)
+}
+
+var (
+	reConstAssign = lazyRegexp(`(?m)(?:^|[;\n{]|\b(?:const|let|var|my|local)\s+)\s*(\$?[A-Za-z_]\w{0,40})\s*=\s*(?:(["'])([^"'\n\\]{1,300})["']|(?:os\.path\.join|path\.join|File\.join)\(\s*((?:["'][^"'\n\\]{1,100}["']\s*,?\s*){1,6})\))\s*(?:;|\n|$)`)
+	reJoinPart    = lazyRegexp(`["']([^"']*)["']`)
+)
+
+// propagateConstants replaces a variable assigned one string literal (or a join of literals)
+// by that literal where it is passed as an argument, so p='package.json'; open(p,'w') is
+// followed like open('package.json','w'). A variable assigned twice is left alone.
+func propagateConstants(code string) string {
+	if len(code) > 16<<10 || !strings.Contains(code, "=") {
+		return code
+	}
+	ms := reConstAssign().FindAllStringSubmatch(code, 16)
+	if len(ms) == 0 {
+		return code
+	}
+	vals := map[string]string{}
+	count := map[string]int{}
+	for _, m := range ms {
+		name, v := m[1], m[3]
+		if m[4] != "" {
+			var parts []string
+			for _, p := range reJoinPart().FindAllStringSubmatch(m[4], 6) {
+				parts = append(parts, p[1])
+			}
+			v = strings.Join(parts, "/")
+		}
+		count[name]++
+		vals[name] = v
+	}
+	for name, v := range vals {
+		if count[name] != 1 || strings.Count(code, name+" =")+strings.Count(code, name+"=") > 1 || strings.ContainsAny(v, `"'`) {
+			continue
+		}
+		lit := `"` + v + `"`
+		for _, pre := range []string{"(", "( ", ", ", ","} {
+			for _, post := range []string{",", ")", " ,", " )"} {
+				code = strings.ReplaceAll(code, pre+name+post, pre+lit+post)
+			}
+		}
+	}
+	return code
 }

@@ -337,6 +337,9 @@ func unknownFindings(c *execCtx, s *Segment) []Finding {
 var destructiveWords = map[string]bool{"wipe": true, "destroy": true, "purge": true, "nuke": true, "erase": true, "obliterate": true,
 	"shred": true, "drop": true, "truncate": true, "annihilate": true, "format": true, "scorch": true, "factory": true, "teardown": true}
 
+// urlOpeners hand a URL to the desktop's browser.
+var urlOpeners = map[string]bool{"open": true, "xdg-open": true, "wslview": true, "gio": true, "sensible-browser": true, "start": true}
+
 // codeMarkers in an argument mean it carries code for something to run.
 var codeMarkers = []string{"$(", "`", "| sh", "|sh", "| bash", "|bash", "/dev/tcp/", "base64 -d", "base64 --decode", "eval ", "exec(", "system(", "os.system", "child_process", "; rm ", "&& rm ", "curl ", "wget "}
 
@@ -355,7 +358,7 @@ func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
 			return "with code in its arguments (" + capText(a) + ")", CatRemoteCodeExecution
 		}
 		if i := strings.Index(a, "://"); i > 0 {
-			if u := hostOf(a[max(0, strings.LastIndexAny(a[:i], "=:@ /")+1):]); u != "" && !c.trustedHost(u) {
+			if u := hostOf(a[max(0, strings.LastIndexAny(a[:i], "=:@ /")+1):]); u != "" && !c.trustedHost(u) && !urlOpeners[s.Name()] {
 				return "with a URL to " + u + " (what it fetches or sends cannot be seen)", CatNetworkEgress
 			}
 		}
