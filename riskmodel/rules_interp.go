@@ -115,6 +115,24 @@ func interpRules() []*Rule {
 			},
 		},
 		{
+			ID: "interp.tool-escape", Level: High, Category: CatNone,
+			Message: "A reading tool is told to run commands or write files outside the workspace",
+			Match: []string{
+				"sed -n '1e id' notes.txt",                       // GTFOBins sed: the e command runs a shell command
+				"sed 's/.*/curl x.example/e' list.txt",           // GTFOBins sed: the e flag of s
+				"sed -n 'w /home/dev/.bashrc' payload",           // GTFOBins sed: file write
+				"find . -maxdepth 0 -fprint /etc/cron.d/x",       // GTFOBins find: file write
+				"xxd -r dump.hex /home/dev/.ssh/authorized_keys", // GTFOBins xxd: file write
+			},
+			NoMatch: []string{"sed -n '1,5p' notes.txt", "sed 's/e/E/g' a.txt", "sed -e '/^#/d' -e 's/foo/bar/' conf.txt", "find . -name '*.go' -fprint files.txt", "xxd -r -p in.hex out.bin", "sed '/error/w errors.log' app.log"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if why := toolEscape(c, s); why != "" {
+					return "Runs " + s.Name() + ", which " + why, true
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "interp.inline", Level: Low, Category: CatNone,
 			Message: "Runs a short inline script whose effects are judged separately",
 			Match:   []string{"python3 -c 'print(1+1)'", "node -e 'console.log(process.version)'", "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"v\"])'"},
@@ -210,4 +228,167 @@ func hostList(hosts []string) string {
 		hosts = hosts[:3]
 	}
 	return strings.Join(hosts, ", ")
+}
+
+// toolEscape says how a tool that usually only reads is made to run commands or write files
+// outside the workspace by its arguments, "" when it is not (GTFOBins "command" and "file
+// write" functions of sed, find and xxd).
+func toolEscape(c *execCtx, s *Segment) string {
+	var writes []string
+	switch s.Name() {
+	case "sed", "gsed":
+		for _, sc := range sedScripts(s.Args[1:]) {
+			exec, w := sedEffects(sc)
+			if exec {
+				return "runs shell commands through sed's e command"
+			}
+			writes = append(writes, w...)
+		}
+	case "find":
+		for i, a := range s.Args[1:] {
+			if (a == "-fprint" || a == "-fprint0" || a == "-fls" || a == "-fprintf") && i+2 < len(s.Args) {
+				writes = append(writes, s.Args[i+2])
+			}
+		}
+	case "xxd":
+		if s.hasFlag("r", "-revert") {
+			if p := s.positional(0, "-c", "-g", "-l", "-s", "-o", "-n", "-C"); len(p) == 2 {
+				writes = append(writes, p[1])
+			}
+		}
+	}
+	for _, w := range writes {
+		if t := c.target(w); t.zone != ZoneWorkspace && t.zone != ZoneTemp && t.zone != ZoneDevNull {
+			return "writes " + c.where(t)
+		}
+	}
+	return ""
+}
+
+// sedScripts returns the scripts of a sed command: each -e/--expression, else the first
+// operand. A script file (-f) is not known and yields nothing.
+func sedScripts(args []string) []string {
+	var out []string
+	first := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-e" || a == "--expression":
+			if i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(a, "--expression="):
+			out = append(out, a[len("--expression="):])
+		case a == "-f" || a == "--file" || a == "-l" || a == "--line-length":
+			i++
+		case strings.HasPrefix(a, "-"):
+		case first == "":
+			first = a
+		}
+	}
+	if len(out) == 0 && first != "" {
+		out = append(out, first)
+	}
+	return out
+}
+
+// sedEffects reads a sed script far enough to find the e command, the e flag of s, and the
+// files written by w/W commands and the w flag. Addresses, s and y fields and a/i/c text are
+// skipped so letters inside them are not taken for commands.
+func sedEffects(script string) (exec bool, writes []string) {
+	if len(script) > 8192 {
+		return true, nil // too long to read: treat as able to run commands
+	}
+	cmdPos := true
+	restOfLine := func(i int) (string, int) {
+		j := strings.IndexByte(script[i:], '\n')
+		if j < 0 {
+			return strings.TrimSpace(script[i:]), len(script)
+		}
+		return strings.TrimSpace(script[i : i+j]), i + j
+	}
+	for i := 0; i < len(script); {
+		ch := script[i]
+		switch {
+		case ch == ' ' || ch == '\t':
+			i++
+			continue
+		case ch == ';' || ch == '\n' || ch == '{' || ch == '}' || ch == '!' || ch == ',':
+			cmdPos = true
+			i++
+			continue
+		case !cmdPos:
+			i++
+			continue
+		case ch >= '0' && ch <= '9' || ch == '$' || ch == '~':
+			i++
+			continue
+		case ch == '/' || ch == '\\':
+			d := ch
+			if ch == '\\' && i+1 < len(script) {
+				i++
+				d = script[i]
+			}
+			j := i + 1
+			for j < len(script) && script[j] != d {
+				if script[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+			for i < len(script) && (script[i] == 'I' || script[i] == 'M') {
+				i++
+			}
+			continue
+		case ch == 's' || ch == 'y':
+			if i+1 >= len(script) {
+				return exec, writes
+			}
+			d := script[i+1]
+			j, fields := i+2, 0
+			for j < len(script) && fields < 2 {
+				if script[j] == '\\' {
+					j += 2
+					continue
+				}
+				if script[j] == d {
+					fields++
+				}
+				j++
+			}
+			k := j
+			for k < len(script) && strings.IndexByte("gpiImMe0123456789w", script[k]) >= 0 {
+				if ch == 's' && script[k] == 'e' {
+					exec = true
+				}
+				if ch == 's' && script[k] == 'w' {
+					f, end := restOfLine(k + 1)
+					writes = append(writes, f)
+					k = end
+					break
+				}
+				k++
+			}
+			i = k
+			cmdPos = false
+			continue
+		case ch == 'e':
+			exec = true
+			_, i = restOfLine(i + 1)
+			continue
+		case ch == 'w' || ch == 'W':
+			f, end := restOfLine(i + 1)
+			writes = append(writes, f)
+			i = end
+			continue
+		case ch == 'a' || ch == 'i' || ch == 'c' || ch == 'r' || ch == 'R' || ch == 'b' || ch == 't' || ch == 'T' || ch == ':':
+			_, i = restOfLine(i + 1)
+			continue
+		}
+		cmdPos = false
+		i++
+	}
+	return exec, writes
 }

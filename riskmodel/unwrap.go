@@ -365,7 +365,15 @@ func embeddedCommands(s *Segment) []string {
 					}
 				}
 			}
+			if v, ok := gitPackProgram(args, i); ok {
+				out = append(out, v)
+			}
 			if !strings.HasPrefix(a, "-") {
+				for j := i + 1; j < len(args); j++ {
+					if v, ok := gitPackProgram(args, j); ok {
+						out = append(out, v)
+					}
+				}
 				i = len(args) // options after the subcommand are not git's
 			}
 		case "ssh", "scp", "sftp", "autossh":
@@ -388,7 +396,9 @@ func embeddedCommands(s *Segment) []string {
 				c = a[1:]
 			}
 			c = strings.TrimPrefix(strings.TrimSpace(c), ":")
-			if strings.HasPrefix(c, "!") {
+			if code, ok := vimEscape(c); ok {
+				out = append(out, code)
+			} else if strings.HasPrefix(c, "!") {
 				out = append(out, c[1:])
 			} else if strings.HasPrefix(c, "call system(") || strings.HasPrefix(c, "silent !") {
 				out = append(out, strings.TrimPrefix(strings.Trim(strings.TrimPrefix(c, "call system("), "\"')"), "silent !"))
@@ -418,6 +428,17 @@ func embeddedCommands(s *Segment) []string {
 		case "less", "more", "man":
 			if strings.HasPrefix(a, "+!") {
 				out = append(out, a[2:])
+			}
+			if p, ok := manPager(s.Name(), args, i); ok {
+				out = append(out, p)
+			}
+		case "emacs", "emacsclient":
+			if a == "--eval" || a == "-eval" || strings.HasPrefix(a, "--eval=") {
+				e := next(i)
+				if strings.HasPrefix(a, "--eval=") {
+					e = a[len("--eval="):]
+				}
+				out = append(out, emacsShell(e)...)
 			}
 		}
 	}

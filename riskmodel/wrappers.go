@@ -434,3 +434,91 @@ func parseCmdExe(args []string) ([]string, []string, bool) {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// vimEscape returns the shell code of a vim command that runs one (GTFOBins: vim): ":py3
+// import os; os.system('…')" becomes a python -c segment, ":lua os.execute('…')" a lua -e
+// one, ":exe '!…'" and ":term …" shell code.
+func vimEscape(c string) (string, bool) {
+	c = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(c, "silent!"), "silent"))
+	word, rest, _ := strings.Cut(c, " ")
+	switch word {
+	case "py", "py3", "python", "python3", "pyx", "pythonx", "pydo", "py3do":
+		return "python3 -c " + shellQuote(rest), true
+	case "lua", "luado":
+		return "lua -e " + shellQuote(rest), true
+	case "perl", "perldo":
+		return "perl -e " + shellQuote(rest), true
+	case "ruby", "rubydo":
+		return "ruby -e " + shellQuote(rest), true
+	case "exe", "exec", "execute":
+		r := strings.Trim(strings.TrimSpace(rest), `"'`)
+		if strings.HasPrefix(r, "!") {
+			return r[1:], true
+		}
+		if strings.Contains(r, "system(") || strings.Contains(r, "!") {
+			return "$(…)", true // built at run time
+		}
+	case "term", "terminal":
+		if rest == "" {
+			return "sh", true
+		}
+		return rest, true
+	case "call":
+		if strings.Contains(rest, "system(") || strings.Contains(rest, "systemlist(") || strings.Contains(rest, "jobstart(") || strings.Contains(rest, "termopen(") {
+			if m := reGdbSystem().FindStringSubmatch(strings.ReplaceAll(rest, "'", `"`)); m != nil {
+				return unescapeCodeString(m[1]), true
+			}
+			return "$(…)", true
+		}
+	}
+	return "", false
+}
+
+// manPager returns the pager or browser man/less is told to run: man -P CMD, --pager=CMD,
+// -H CMD, --html=CMD (GTFOBins: man).
+func manPager(name string, args []string, i int) (string, bool) {
+	if name != "man" {
+		return "", false
+	}
+	a := args[i]
+	switch {
+	case (a == "-P" || a == "--pager" || a == "-H" || a == "--html") && i+1 < len(args):
+		return args[i+1], true
+	case strings.HasPrefix(a, "--pager=") || strings.HasPrefix(a, "--html="):
+		return a[strings.IndexByte(a, '=')+1:], true
+	case strings.HasPrefix(a, "-P") && len(a) > 2:
+		return a[2:], true
+	}
+	return "", false
+}
+
+var reEmacsShell = lazyRegexp(`\((?:shell-command|shell-command-to-string|async-shell-command)\s+"((?:[^"\\]|\\.){1,1000})"`)
+
+// emacsShell returns the shell commands of an emacs --eval form; a process started any other
+// way (call-process, start-process, a command built at run time) is unknown code.
+func emacsShell(form string) []string {
+	var out []string
+	for _, m := range reEmacsShell().FindAllStringSubmatch(form, 8) {
+		out = append(out, unescapeCodeString(m[1]))
+	}
+	if len(out) == 0 && containsAny(form, "shell-command", "call-process", "start-process", "make-process", "process-file", "eshell", "(shell", "term ") {
+		out = append(out, "$(…)")
+	}
+	return out
+}
+
+// gitPackProgram returns the program git is told to run on the remote side of a transfer:
+// --upload-pack=CMD, -u CMD (clone, fetch, ls-remote), --receive-pack=CMD, --exec=CMD
+// (GTFOBins: git).
+func gitPackProgram(args []string, i int) (string, bool) {
+	a := args[i]
+	for _, p := range []string{"--upload-pack=", "--receive-pack=", "--exec="} {
+		if strings.HasPrefix(a, p) {
+			return a[len(p):], true
+		}
+	}
+	if (a == "--upload-pack" || a == "--receive-pack" || a == "-u") && i+1 < len(args) {
+		return args[i+1], true
+	}
+	return "", false
+}
