@@ -178,7 +178,7 @@ var codeLangs = map[string]map[string]capEntry{
 		"delete": {capDelete, false}, "read": {capRead, false}, "write": {capWrite, false}, "keychain": {capRead, false},
 	},
 	"awk": {
-		"system": {capExec, true}, "getline": {capExec | capRead, false}, "ENVIRON": {capEnv, false}, "close": {0, true},
+		"system": {capExec, true}, "getline": {capRead, false}, "ENVIRON": {capEnv, false}, "close": {0, true},
 	},
 	"r": {
 		"system": {capExec, true}, "system2": {capExec, true}, "shell": {capExec, true}, "pipe": {capExec, true}, "eval": {capEval, true},
@@ -217,9 +217,37 @@ var (
 	reHugeNumber  = `(?:10\s*\*\*\s*(?:9|[1-9]\d)|\d+(?:\.\d+)?[eE]\+?(?:9|[1-9]\d)|1\s*<<\s*(?:3\d|[4-9]\d)|\d{10,}|2\s*\*\*\s*(?:3\d|[4-9]\d))`
 	reMemBomb     = lazyRegexp(`(?:["'\])]\s*\*\s*\(?\s*` + reHugeNumber + `|` + reHugeNumber + `\s*\)?\s*\*\s*["'\[]|["'\)]\s*x\s*` + reHugeNumber + `|(?:repeat|alloc|allocUnsafe|allocUnsafeSlow|bytearray|bytes|Array|zeros|ones|empty|malloc|calloc|str_repeat|rep|fill|new\s+Array|new\s+ArrayBuffer)\s*\(\s*` + reHugeNumber + `)`)
 	reEnvBulk     = lazyRegexp(`(?i)environ\s*[\),;\]]|environ\s*$|environ\.(?:items|copy|keys|values)\b|\bdict\(\s*os\.environ|process\.env\s*(?:[\),;}]|$)|JSON\.stringify\(\s*process\.env\b|\bENV\.(?:to_h|to_a|each|map|inspect|keys|to_hash)\b|%ENV\b|\$_ENV\s*[\),;]|\$_SERVER\s*[\),;]|getenv\(\s*\)|\benv:\s*[\)\|;]|get-childitem\s+env:|\bgci\s+env:|\bls\s+env:|Sys\.getenv\(\s*\)|\bENVIRON\b[^\[]|Deno\.env\.toObject|getenv\(\)|System\.getenv\(\s*\)|\bprintenv\b|\benv\b\s*\|`)
-	reSecretName  = lazyRegexp(`(?i)(?:token|secret|passw|api_?key|access_?key|private_?key|credential|auth|session|cookie|\.ssh|id_rsa|id_ed25519|\.aws|\.netrc|\.pgpass|kube/config|\.docker/config|keychain|\.gnupg)`)
+	reGrow        = lazyRegexp(`\.(?:push|append|extend|concat|add)\(|\+=\s*["'\[]|<<\s*["'\[]|\bpush\s*\(?\s*@`)
 	rePyConnect   = lazyRegexp(`\.connect\s*\(\s*\(`)
 )
+
+// secretHints are lower-case fragments of secret names and credential paths.
+var secretHints = []string{"token", "secret", "passw", "api_key", "apikey", "access_key", "private_key", "credential", "auth", "session",
+	"cookie", ".ssh", "id_rsa", "id_ed25519", ".aws", ".netrc", ".pgpass", "kube/config", ".docker/config", "keychain", ".gnupg"}
+
+// hugeNumberHint reports whether code may hold a number of a billion or more (a run of ten
+// digits, 1e9 notation, a power or a shift), before the memory-bomb pattern is tried.
+func hugeNumberHint(code string) bool {
+	if strings.Contains(code, "**") || strings.Contains(code, "<<") {
+		return true
+	}
+	run := 0
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case c >= '0' && c <= '9':
+			run++
+			if run >= 10 {
+				return true
+			}
+		case (c == 'e' || c == 'E') && run > 0 && i+1 < len(code) && code[i+1] >= '0' && code[i+1] <= '9':
+			return true
+		default:
+			run = 0
+		}
+	}
+	return false
+}
 
 // maxCodeScan bounds the capability scan: longer code is scanned up to here and then rated
 // opaque, whatever it looked like so far.
@@ -309,6 +337,10 @@ func scanCaps(lang, code string) (hits []capHit, all codeCap) {
 		// process.env (of process.env.TOKEN), Net::HTTP (of Net::HTTP.post_form).
 		if e, name, ok := lookupCap(table, tok); ok {
 			add(e, i, j, name, called)
+		} else if strings.HasPrefix(tok, "$") {
+			if e, name, ok := lookupCap(table, tok[1:]); ok {
+				add(e, i, j, name, called) // perl/php sigils: $ENV{…}, $_ENV
+			}
 		}
 		i = j
 	}
@@ -324,7 +356,7 @@ func scanCaps(lang, code string) (hits []capHit, all codeCap) {
 	}
 	if lang == "awk" {
 		// print | "cmd", "cmd" | getline, print |& "cmd": awk pipes run shell commands.
-		if strings.Contains(code, `| "`) || strings.Contains(code, `|"`) || strings.Contains(code, "|&") || strings.Contains(code, `" |`) && strings.Contains(code, "getline") {
+		if strings.Contains(code, "|") && len(awkPipes(code)) > 0 {
 			all |= capExec
 		}
 		if strings.Contains(code, `> "`) || strings.Contains(code, `>> "`) || strings.Contains(code, `>"`) {
@@ -343,16 +375,22 @@ func scanCaps(lang, code string) (hits []capHit, all codeCap) {
 	if strings.Count(code, "chr(") >= 4 || strings.Count(code, "\\x") >= 8 {
 		all |= capDecode // a string spelled one character at a time
 	}
-	if reLoopForever().MatchString(code) && !reLoopExit().MatchString(code) {
+	// The pattern checks below are gated by cheap substring tests: on 64 KiB of code an
+	// alternation regexp costs milliseconds, a substring search microseconds.
+	lower := strings.ToLower(code)
+	if containsAny(lower, "while", "for", "loop", "until", "setinterval") && reLoopForever().MatchString(code) && !reLoopExit().MatchString(code) {
 		all |= capLoop
+		if reGrow().MatchString(code) {
+			all |= capMemBomb // grows a value forever
+		}
 	}
-	if all&capEnv != 0 && reEnvBulk().MatchString(code) {
+	if all&capEnv != 0 && containsAny(lower, "environ", "env", "getenv") && reEnvBulk().MatchString(code) {
 		all |= capEnvBulk
 	}
-	if reSecretName().MatchString(code) {
+	if containsAny(lower, secretHints...) {
 		all |= capSecretName
 	}
-	if reMemBomb().MatchString(code) {
+	if hugeNumberHint(code) && reMemBomb().MatchString(code) {
 		all |= capMemBomb
 	}
 	return hits, all

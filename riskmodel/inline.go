@@ -41,8 +41,8 @@ func (x *extractor) inlineSegment(seg *Segment, name, code string, ctx walkCtx) 
 	}
 	seg.Code = true
 	x.add(seg, ctx)
-	facts, decodedExec := x.inspectCode(lang, code, ctx)
-	if facts.Opaque == "" && (strings.Contains(code, "$(…)") || strings.Contains(code, "$((…))") || seg.Dynamic && !dollarLangs[lang] && strings.Contains(code, "$")) {
+	facts, decodedExec := x.inspectCode(lang, moduleFlags(lang, seg.Args[1:])+code, ctx)
+	if facts.Opaque == "" && (reWholeVar().MatchString(code) || strings.Contains(code, "$(…)") || strings.Contains(code, "$((…))") || seg.Dynamic && !dollarLangs[lang] && strings.Contains(code, "$")) {
 		facts.Opaque = "part of it is only known when the shell runs it"
 		facts.Unfollowed |= capDynamic
 	}
@@ -85,7 +85,7 @@ func inlineCode(s *Segment) (code string, ok bool) {
 				return args[i+1], true
 			}
 		case "perl", "ruby":
-			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "e") || a == "-E" {
+			if isShortFlags(a) && strings.HasSuffix(a, "e") || a == "-E" {
 				return args[i+1], true
 			}
 		case "php":
@@ -103,6 +103,37 @@ func inlineCode(s *Segment) (code string, ok bool) {
 	}
 	return "", false
 }
+
+// moduleFlags turns the modules an interpreter loads from its command line (perl -MLWP::Simple,
+// ruby -rsocket) into source lines, so the capability scan sees them.
+func moduleFlags(lang string, args []string) string {
+	var b strings.Builder
+	for _, a := range args {
+		switch {
+		case lang == "perl" && (strings.HasPrefix(a, "-M") || strings.HasPrefix(a, "-m")) && len(a) > 2:
+			mod, _, _ := strings.Cut(a[2:], "=")
+			b.WriteString("use " + mod + ";\n")
+		case lang == "ruby" && strings.HasPrefix(a, "-r") && len(a) > 2:
+			b.WriteString("require '" + a[2:] + "'\n")
+		}
+	}
+	return b.String()
+}
+
+// isShortFlags reports a cluster of single-letter flags such as -ne or -lane (not -Mmod=x).
+func isShortFlags(a string) bool {
+	if len(a) < 2 || len(a) > 6 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for _, c := range a[1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+var reWholeVar = lazyRegexp(`^\s*\$\{?[A-Za-z_]\w*\}?\s*$`)
 
 // awkProgram returns the program text of an awk invocation, skipping -F, -v and friends; a
 // program read from a file (-f) is not known.
@@ -202,7 +233,7 @@ func decodeUTF16B64(s string) (string, bool) {
 // repetitions take milliseconds to compile, which every hook process would otherwise pay at
 // start even though most commands carry no inline code.
 var (
-	reShellCall  = lazyRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
+	reShellCall  = lazyRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x|os\.execute|io\.popen)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
 	reBacktick   = lazyRegexp("`([^`]{1,1000})`")
 	reDelete     = lazyRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
 	reOpen       = lazyRegexp(`\b(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
@@ -251,6 +282,25 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 				followed(idx)
 				addSyn(argv, m[0])
 			}
+		}
+	}
+	if lang == "awk" {
+		// print | "cmd", "cmd" | getline: awk pipes run their string through the shell.
+		for _, p := range awkPipes(code) {
+			if !p.literal {
+				if !strings.Contains(code, "/inet") {
+					facts.Unfollowed |= capExec
+					facts.Opaque = "it pipes to or from a command held in the variable " + p.target
+				}
+				continue
+			}
+			cmd := unescapeCodeString(p.target)
+			if f := strings.Fields(cmd); len(f) == 1 && (shells[baseName(f[0])] || interpreters[baseName(f[0])]) {
+				facts.Unfollowed |= capExec
+				facts.Opaque = "it prints text into " + f[0] + ", which runs it as code"
+			}
+			spans = append(spans, [2]int{p.start, p.end})
+			x.script(cmd, c)
 		}
 	}
 	if lang == "perl" || lang == "ruby" || lang == "php" {
@@ -573,4 +623,98 @@ func propagateConstants(code string) string {
 		}
 	}
 	return code
+}
+
+// awkPipe is one pipe of an awk program: print … | TARGET or TARGET | getline.
+type awkPipe struct {
+	target     string // the command string, or the variable holding it
+	literal    bool
+	start, end int
+}
+
+// awkPipes finds the pipes of an awk program, skipping string and regex literals so the
+// alternation in /GET|POST/ or split($0, a, "|") is not taken for one.
+func awkPipes(code string) []awkPipe {
+	var out []awkPipe
+	type tok struct {
+		text       string
+		str        bool
+		start, end int
+	}
+	var toks []tok
+	regexPos := true // a / here starts a regex literal
+	for i := 0; i < len(code) && len(toks) < 4096; {
+		ch := code[i]
+		switch {
+		case ch == '"':
+			j := i + 1
+			for j < len(code) && code[j] != '"' {
+				if code[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			toks = append(toks, tok{code[i+1 : min(j, len(code))], true, i, min(j+1, len(code))})
+			i = j + 1
+			regexPos = false
+		case ch == '/' && regexPos:
+			j := i + 1
+			for j < len(code) && code[j] != '/' && code[j] != '\n' {
+				if code[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+			regexPos = false
+		case ch == '|':
+			if i+1 < len(code) && code[i+1] == '|' {
+				i += 2
+				regexPos = true
+				continue
+			}
+			toks = append(toks, tok{"|", false, i, i + 1})
+			i++
+			if i < len(code) && code[i] == '&' {
+				i++
+			}
+			regexPos = true
+		case identStart(ch) && ch != '$':
+			j := i
+			for j < len(code) && identChar(code[j]) {
+				j++
+			}
+			toks = append(toks, tok{code[i:j], false, i, j})
+			i = j
+			regexPos = false
+		case ch == ' ' || ch == '\t':
+			i++
+		default:
+			regexPos = strings.IndexByte("({,;~!&=\n", ch) >= 0
+			if ch == ')' || ch == ']' || ch >= '0' && ch <= '9' || ch == '$' {
+				regexPos = false
+			}
+			toks = append(toks, tok{string(ch), false, i, i + 1})
+			i++
+		}
+	}
+	for k, t := range toks {
+		if t.text != "|" || t.str {
+			continue
+		}
+		if k+1 < len(toks) && toks[k+1].text == "getline" && k > 0 {
+			p := toks[k-1]
+			if p.str || identStart(p.text[0]) {
+				out = append(out, awkPipe{p.text, p.str, p.start, toks[k+1].end})
+			}
+			continue
+		}
+		if k+1 < len(toks) {
+			n := toks[k+1]
+			if n.str || len(n.text) > 0 && identStart(n.text[0]) && n.text != "getline" {
+				out = append(out, awkPipe{n.text, n.str, t.start, n.end})
+			}
+		}
+	}
+	return out
 }
