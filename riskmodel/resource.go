@@ -34,7 +34,7 @@ func runawayIn(argv []string) string {
 }
 
 func runawayText(src string, depth int) string {
-	if depth > 3 || len(src) > maxRunawayText || !containsAny(src, "while", "until", "for", "()", "xargs", "parallel", "function") {
+	if depth > 3 || len(src) > maxRunawayText || !containsAny(src, "while", "until", "for ", "for(", "()", "xargs", "parallel", "function") {
 		return ""
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")

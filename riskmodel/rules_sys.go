@@ -169,6 +169,9 @@ func sysRules() []*Rule {
 					return "", false
 				}
 				n := strings.TrimSuffix(strings.ToLower(s.Name()), ".exe")
+				if !windowsTools[n] {
+					return "", false
+				}
 				// Backslashes differ with quoting (HKLM\SAM unquoted is HKLMSAM): compare without.
 				text := strings.ReplaceAll(strings.ToLower(strings.Join(s.Args[1:], " ")), `\`, "")
 				for _, w := range windowsAbuse {
@@ -497,6 +500,15 @@ var windowsAbuse = []struct {
 	{"*", []string{"lsass"}, "Touches LSASS, the process that holds credentials"},
 	{"*", []string{"vssadmin", "delete", "shadows"}, "Deletes the volume shadow copies (backups)"},
 }
+
+// windowsTools are the names windowsAbuse applies to.
+var windowsTools = func() map[string]bool {
+	m := map[string]bool{"powershell": true, "pwsh": true, "cmd": true}
+	for _, w := range windowsAbuse {
+		m[w.tool] = true
+	}
+	return m
+}()
 
 func allIn(s string, subs ...string) bool {
 	for _, x := range subs {
