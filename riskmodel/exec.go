@@ -180,7 +180,7 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 		}
 	}
 	if !matched {
-		fs = append(fs, unknownFinding(s))
+		fs = append(fs, unknownFindings(c, s)...)
 	}
 	return a.applyUserRules(s, fs)
 }

@@ -10,39 +10,90 @@ import (
 // reads or writes and the URLs and sockets it opens become synthetic segments that the same
 // rules judge. What cannot be followed leaves the code marked opaque.
 
+// codeLangOf maps an interpreter's name to the language table that reads its code.
+var codeLangOf = map[string]string{
+	"node": "node", "bun": "node", "deno": "node", "nodejs": "node", "perl": "perl", "ruby": "ruby", "php": "php",
+	"lua": "lua", "luajit": "lua", "osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "rscript": "r", "r": "r",
+	"jshell": "java", "tclsh": "tcl", "wish": "tcl", "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+}
+
+// codeRunners are the programs, besides the interpreters of rules_net.go, whose arguments
+// carry code: awk programs and PowerShell commands. Their standard input is data (awk) or
+// handled by the option that says so (pwsh -Command -).
+var codeRunners = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true, "powershell": true, "powershell.exe": true,
+	"pwsh.exe": true, "jshell": true, "Rscript": true, "R": true, "luajit": true}
+
+// dollarLangs use $ in their own syntax, so a $ in their code is not a sign of a value the
+// shell left unresolved.
+var dollarLangs = map[string]bool{"perl": true, "php": true, "ruby": true, "pwsh": true, "awk": true, "node": true, "tcl": true}
+
+// inlineSegment records an interpreter segment running code and inspects the code. It
+// returns false for awk programs that use none of awk's escapes, which stay plain readers.
+func (x *extractor) inlineSegment(seg *Segment, name, code string, ctx walkCtx) bool {
+	lang := langOf(name)
+	if lang == "awk" {
+		if _, caps := scanCaps(lang, code); caps&(capStrong|capEnv|capLoop|capMemBomb) == 0 {
+			return false
+		}
+	}
+	if lang == "pwsh" && pwshEncoded(seg.Args[1:]) {
+		ctx.decoded = true
+	}
+	seg.Code = true
+	x.add(seg, ctx)
+	facts, decodedExec := x.inspectCode(lang, moduleFlags(lang, seg.Args[1:])+code, ctx)
+	if facts.Opaque == "" && (reWholeVar().MatchString(code) || strings.Contains(code, "$(…)") || strings.Contains(code, "$((…))") || seg.Dynamic && !dollarLangs[lang] && strings.Contains(code, "$")) {
+		facts.Opaque = "part of it is only known when the shell runs it"
+		facts.Unfollowed |= capDynamic
+	}
+	seg.CodeFacts = facts
+	seg.CodeOpaque = facts.Opaque != ""
+	if decodedExec || ctx.decoded && !hasVia(seg, "decoded") {
+		seg.Via = append(append([]string(nil), seg.Via...), "decoded")
+	}
+	return true
+}
+
 // inlineCode returns the code of an interpreter invocation: "-c CODE", "-e CODE", …
 func inlineCode(s *Segment) (code string, ok bool) {
 	n := s.Name()
-	if !interpreters[n] {
+	lang := langOf(n)
+	if !interpreters[n] && !codeRunners[n] {
 		return "", false
 	}
 	args := s.Args[1:]
+	switch lang {
+	case "awk":
+		return awkProgram(args)
+	case "pwsh":
+		return pwshCode(args)
+	}
 	for i, a := range args {
 		if i+1 >= len(args) {
 			break
 		}
-		switch n {
-		case "python", "python3", "python2":
-			if a == "-c" {
+		switch lang {
+		case "python":
+			if a == "-c" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "c") && strings.Trim(a[1:len(a)-1], "BdEhiIOqsSuvx") == "" {
 				return args[i+1], true
 			}
 			if a == "-m" {
 				return "", false
 			}
-		case "node", "bun", "deno":
-			if a == "-e" || a == "--eval" || a == "-p" || a == "--print" || a == "eval" {
+		case "node":
+			if a == "-e" || a == "--eval" || a == "-p" || a == "--print" || a == "eval" || a == "-pe" {
 				return args[i+1], true
 			}
 		case "perl", "ruby":
-			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "e") || a == "-E" {
+			if isShortFlags(a) && strings.HasSuffix(a, "e") || a == "-E" {
 				return args[i+1], true
 			}
 		case "php":
 			if a == "-r" {
 				return args[i+1], true
 			}
-		case "osascript", "lua", "Rscript", "tclsh", "pwsh":
-			if a == "-e" || a == "-c" || a == "-Command" {
+		case "osascript", "lua", "r", "tcl":
+			if a == "-e" || a == "-c" || a == "--command" {
 				return args[i+1], true
 			}
 		}
@@ -53,34 +104,166 @@ func inlineCode(s *Segment) (code string, ok bool) {
 	return "", false
 }
 
+// moduleFlags turns the modules an interpreter loads from its command line (perl -MLWP::Simple,
+// ruby -rsocket) into source lines, so the capability scan sees them.
+func moduleFlags(lang string, args []string) string {
+	var b strings.Builder
+	for _, a := range args {
+		switch {
+		case lang == "perl" && (strings.HasPrefix(a, "-M") || strings.HasPrefix(a, "-m")) && len(a) > 2:
+			mod, _, _ := strings.Cut(a[2:], "=")
+			b.WriteString("use " + mod + ";\n")
+		case lang == "ruby" && strings.HasPrefix(a, "-r") && len(a) > 2:
+			b.WriteString("require '" + a[2:] + "'\n")
+		}
+	}
+	return b.String()
+}
+
+// isShortFlags reports a cluster of single-letter flags such as -ne or -lane (not -Mmod=x).
+func isShortFlags(a string) bool {
+	if len(a) < 2 || len(a) > 6 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for _, c := range a[1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+var reWholeVar = lazyRegexp(`^\s*\$\{?[A-Za-z_]\w*\}?\s*$`)
+
+// awkProgram returns the program text of an awk invocation, skipping -F, -v and friends; a
+// program read from a file (-f) is not known.
+func awkProgram(args []string) (string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return "", false
+		case a == "-f" || strings.HasPrefix(a, "--file"):
+			return "", false
+		case a == "-e" || a == "--source":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return "", false
+		case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// pwshOptArgs are PowerShell options (lower case, any unique prefix accepted by pwsh is
+// spelled out) that take a value.
+var pwshOptArgs = map[string]bool{"-w": true, "-windowstyle": true, "-win": true, "-ep": true, "-ex": true, "-exec": true, "-executionpolicy": true,
+	"-version": true, "-v": true, "-configurationname": true, "-outputformat": true, "-of": true, "-o": true, "-inputformat": true, "-if": true,
+	"-i": true, "-workingdirectory": true, "-wd": true, "-settingsfile": true, "-psconsolefile": true, "-custompipename": true}
+
+// pwshCode returns the command text of a PowerShell invocation: -Command TEXT…, the words
+// after the options, or the decoded -EncodedCommand (UTF-16LE base64). A script (-File) is
+// not inline code.
+func pwshCode(args []string) (string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i])
+		if a != "-" && (strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/")) {
+			o := strings.TrimLeft(a, "-/")
+			switch {
+			case o == "c" || o == "command" || strings.HasPrefix("command", o) && len(o) >= 3:
+				if i+1 < len(args) {
+					return strings.Join(args[i+1:], " "), true
+				}
+				return "", false
+			case o == "e" || o == "ec" || strings.HasPrefix("encodedcommand", o) && len(o) >= 2 && o[0] == 'e' && o != "ex" && o != "exec" && !strings.HasPrefix(o, "exe"):
+				if i+1 < len(args) {
+					if dec, ok := decodeUTF16B64(args[i+1]); ok {
+						return dec, true
+					}
+					return "$(…)", true // not decodable: unknown code
+				}
+				return "", false
+			case o == "f" || o == "file":
+				return "", false
+			}
+			if pwshOptArgs["-"+o] {
+				i++
+			}
+			continue
+		}
+		return strings.Join(args[i:], " "), true
+	}
+	return "", false
+}
+
+// pwshEncoded reports a PowerShell invocation whose command is base64-encoded.
+func pwshEncoded(args []string) bool {
+	for _, a := range args {
+		o := strings.TrimLeft(strings.ToLower(a), "-/")
+		if (o == "e" || o == "ec" || strings.HasPrefix("encodedcommand", o) && len(o) >= 3 && o != "exe") && strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeUTF16B64 decodes PowerShell's -EncodedCommand: base64 of UTF-16LE text.
+func decodeUTF16B64(s string) (string, bool) {
+	raw, ok := decodeB64(s)
+	if !ok || len(raw)%2 != 0 || len(raw) > 1<<20 {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i+1 < len(raw); i += 2 {
+		r := rune(raw[i]) | rune(raw[i+1])<<8
+		b.WriteRune(r)
+	}
+	return b.String(), true
+}
+
 // The patterns of inline code are compiled on first use: their long alternations and counted
 // repetitions take milliseconds to compile, which every hook process would otherwise pay at
 // start even though most commands carry no inline code.
 var (
-	reShellCall  = lazyRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
+	reShellCall  = lazyRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x|os\.execute|io\.popen)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
 	reBacktick   = lazyRegexp("`([^`]{1,1000})`")
-	reDelete     = lazyRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
-	reOpen       = lazyRegexp(`(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
+	reDelete     = lazyRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
+	reOpen       = lazyRegexp(`\b(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
 	reURL        = lazyRegexp(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
 	reSocket     = lazyRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
-	reB64Literal = lazyRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']`)
-	reRiskyToken = lazyRegexp(`\b(os|subprocess|shutil|socket|urllib|requests|http|httpx|ctypes|pty|child_process|fs|net|https|FileUtils|File|Net|IO|LWP|Socket|exec|eval|system|unlink|popen|spawn|__import__|compile|require|open|fetch|Deno|Bun|glob|pathlib|Path|importlib|pickle|marshal|base64|codecs|getattr|dlopen|ffi)\b|` + "`")
+	reB64Literal = lazyRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']|(?i:FromBase64String)\(\s*["']([A-Za-z0-9+/=_-]{8,})["']`)
 )
 
-// inspectCode turns inline code into synthetic segments and reports whether every risky
-// construct in it was followed.
-func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decodedExec bool) {
+// inspectCode turns inline code into synthetic segments and returns what it found: the
+// capabilities of the code, which risky calls were not followed, and the literal hosts and
+// paths it touches. Code is opaque when a risky call was not followed, when it evaluates
+// something it builds at run time, or when it is too large to scan.
+func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFacts, decodedExec bool) {
+	facts = &CodeFacts{}
 	if ctx.depth > maxDepth {
 		x.issues = append(x.issues, issue{"too-deep", capText(code)})
-		return false, false
+		facts.Opaque = "it nests code too deeply to follow"
+		return facts, false
 	}
 	c := ctx.with(lang + " code")
 	c.depth++
 	c.pipeIn = nil
 	code = normalizeHomeExprs(code)
-	found := 0
+	code = propagateConstants(code)
+	if len(code) > maxCodeScan {
+		facts.Opaque = "it is too long to follow"
+	}
+	var spans [][2]int
+	followed := func(idx []int) { spans = append(spans, [2]int{idx[0], idx[1]}) }
 	addSyn := func(args []string, text string) {
-		found++
 		seg := &Segment{Args: args, Text: capText(text), Parsed: true}
 		x.command(seg, c)
 	}
@@ -92,47 +275,88 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 			if rest := strings.TrimLeft(code[idx[1]:], " \t"); strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, ".then") || strings.HasPrefix(rest, "%") {
 				src += " $DYNAMIC" // concatenated with something only known at run time
 			}
-			found++
+			followed(idx)
 			x.script(unescapeCodeString(src), c)
 		case m[4] != "":
 			if argv := listLiteral(m[4]); len(argv) > 0 {
+				followed(idx)
 				addSyn(argv, m[0])
 			}
 		}
 	}
+	if lang == "awk" {
+		// print | "cmd", "cmd" | getline: awk pipes run their string through the shell.
+		for _, p := range awkPipes(code) {
+			if !p.literal {
+				if !strings.Contains(code, "/inet") {
+					facts.Unfollowed |= capExec
+					facts.Opaque = "it pipes to or from a command held in the variable " + p.target
+				}
+				continue
+			}
+			cmd := unescapeCodeString(p.target)
+			if f := strings.Fields(cmd); len(f) == 1 && (shells[baseName(f[0])] || interpreters[baseName(f[0])]) {
+				facts.Unfollowed |= capExec
+				facts.Opaque = "it prints text into " + f[0] + ", which runs it as code"
+			}
+			spans = append(spans, [2]int{p.start, p.end})
+			x.script(cmd, c)
+		}
+	}
 	if lang == "perl" || lang == "ruby" || lang == "php" {
-		for _, m := range reBacktick().FindAllStringSubmatch(code, 16) {
-			found++
-			x.script(m[1], c)
+		for _, idx := range reBacktick().FindAllStringSubmatchIndex(code, 16) {
+			followed(idx)
+			x.script(code[idx[2]:idx[3]], c)
 		}
 	}
-	for _, m := range reDelete().FindAllStringSubmatch(code, 64) {
+	for _, idx := range reDelete().FindAllStringSubmatchIndex(code, 64) {
+		m := submatches(code, idx)
 		verb, p := m[1], m[2]
+		followed(idx)
 		switch verb {
-		case "rmtree", "rm_rf", "rm_r", "rmSync", "remove_dir_all":
+		case "rmtree", "rm_rf", "rm_r", "rmSync", "remove_dir_all", "remove_tree":
 			addSyn([]string{"rm", "-rf", p}, m[0])
-		case "delete", "remove", "unlink", "rm", "unlinkSync", "rmdir", "rmdirSync":
-			addSyn([]string{"rm", p}, m[0])
+		default:
+			if strings.Contains(code[idx[1]:min(len(code), idx[1]+80)], "recursive") {
+				addSyn([]string{"rm", "-rf", p}, m[0])
+			} else {
+				addSyn([]string{"rm", p}, m[0])
+			}
 		}
 	}
-	for _, m := range reOpen().FindAllStringSubmatch(code, 64) {
+	for _, idx := range reOpen().FindAllStringSubmatchIndex(code, 64) {
+		m := submatches(code, idx)
 		fn, p, mode := m[1], m[2], m[3]
-		if strings.Contains(strings.ToLower(fn), "write") || strings.Contains(fn, "append") || strings.Contains(fn, "put") || strings.ContainsAny(mode, "wa+") {
+		followed(idx)
+		if strings.Contains(strings.ToLower(fn), "write") || strings.Contains(fn, "append") || strings.Contains(fn, "put") || strings.Contains(fn, "Set-Content") || strings.ContainsAny(mode, "wa+") {
 			addSyn([]string{"tee", p}, m[0])
 		} else {
+			facts.Reads = append(facts.Reads, p)
 			addSyn([]string{"cat", p}, m[0])
 		}
 	}
-	for _, m := range reURL().FindAllStringSubmatch(code, 32) {
+	posts := reSendsBody().MatchString(code)
+	for _, idx := range reURL().FindAllStringSubmatchIndex(code, 32) {
+		m := submatches(code, idx)
 		verb := strings.ToLower(m[1])
-		if verb == "post" || verb == "put" || verb == "patch" || verb == "upload" || strings.Contains(code, "method") && containsAny(strings.ToUpper(code), "'POST'", `"POST"`, "'PUT'", `"PUT"`) {
+		followed(idx)
+		if u := hostOf(m[2]); u != "" {
+			facts.Hosts = append(facts.Hosts, u)
+		}
+		if verb == "post" || verb == "put" || verb == "patch" || verb == "upload" || strings.HasPrefix(verb, "upload") || posts {
 			addSyn([]string{"curl", "--data", "@-", m[2]}, m[0])
 		} else {
 			addSyn([]string{"curl", m[2]}, m[0])
 		}
 	}
-	for _, m := range reSocket().FindAllStringSubmatch(code, 16) {
-		if containsAny(code, "dup2", "pty.spawn", "/bin/sh", "/bin/bash", "subprocess", "exec(", "spawn(") {
+	for _, m := range reBareURL().FindAllStringSubmatch(code, 32) {
+		facts.Hosts = append(facts.Hosts, strings.ToLower(m[1]))
+	}
+	for _, idx := range reSocket().FindAllStringSubmatchIndex(code, 16) {
+		m := submatches(code, idx)
+		followed(idx)
+		facts.Hosts = append(facts.Hosts, m[1])
+		if containsAny(code, "dup2", "pty.spawn", "/bin/sh", "/bin/bash", "subprocess", "exec(", "spawn(", "popen", "system") {
 			addSyn([]string{"bash", "-i"}, m[0])
 			seg := x.segs[len(x.segs)-1]
 			seg.Redirs = append(seg.Redirs, Redirect{Op: ">&", Target: "/dev/tcp/" + m[1] + "/" + m[2]})
@@ -140,21 +364,143 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (followed, decod
 			addSyn([]string{"nc", m[1], m[2]}, m[0])
 		}
 	}
-	for _, m := range reB64Literal().FindAllStringSubmatch(code, 8) {
-		lit := m[1] + m[2]
+	for _, idx := range reB64Literal().FindAllStringSubmatchIndex(code, 8) {
+		m := submatches(code, idx)
+		lit := m[1] + m[2] + m[3]
 		if dec, ok := decodeB64(lit); ok {
-			found++
+			followed(idx)
 			d := c
 			d.decoded = true
-			x.inspectCode(lang, dec, d)
+			sub, _ := x.inspectCode(lang, dec, d)
+			facts.merge(sub)
 			decodedExec = decodedExec || containsAny(code, "exec(", "eval(", "system(", "Function(", "compile(")
 			if looksLikeShell(dec) {
 				x.script(dec, d)
 			}
 		}
 	}
-	risky := len(reRiskyToken().FindAllStringIndex(code, 256))
-	return risky == 0 || found > 0 && found >= countCalls(code), decodedExec
+	hits, all := scanCaps(lang, code)
+	facts.Caps |= all
+	for _, h := range hits {
+		if !h.strong || h.cap&(capStrong|capRead) == 0 || covered(spans, h) {
+			continue
+		}
+		if h.cap&(capEval|capDynamic) != 0 {
+			if lit, ok := literalArg(code, h.end); ok {
+				// eval("…") of a literal is code we can read; require("fs") names a module.
+				if h.cap&capEval != 0 && strings.TrimSpace(lit) != "" {
+					sub, _ := x.inspectCode(lang, lit, c)
+					facts.merge(sub)
+				}
+				continue
+			}
+		}
+		cp := h.cap
+		if cp&capRead != 0 && cp&^capRead == 0 {
+			if !writesByMode(code, h.end) {
+				continue // reading a file named at run time: judged by what the data feeds
+			}
+			cp = capWrite // open(p, "w"): a write to a path known only at run time
+			facts.Caps |= capWrite
+		}
+		facts.Unfollowed |= cp
+		if facts.Opaque == "" {
+			facts.Opaque = "it calls " + h.name + " with arguments known only at run time"
+		}
+	}
+	if facts.Opaque == "" && facts.Caps&capDecode != 0 && facts.Caps&(capEval|capExec) != 0 && !decodedExec {
+		facts.Unfollowed |= capDecode
+		facts.Opaque = "it runs data it decodes at run time"
+	}
+	return facts, decodedExec
+}
+
+// merge adds what nested code (decoded, eval'ed) does to the code that runs it.
+func (f *CodeFacts) merge(sub *CodeFacts) {
+	if sub == nil {
+		return
+	}
+	f.Caps |= sub.Caps
+	f.Unfollowed |= sub.Unfollowed
+	f.Hosts = append(f.Hosts, sub.Hosts...)
+	f.Reads = append(f.Reads, sub.Reads...)
+	if f.Opaque == "" {
+		f.Opaque = sub.Opaque
+	}
+}
+
+// covered reports whether a capability hit lies inside a construct that was followed.
+func covered(spans [][2]int, h capHit) bool {
+	for _, s := range spans {
+		if h.start < s[1] && h.end > s[0] || h.end <= s[0] && s[0]-h.end <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// literalArg returns the string literal that is the whole first argument of a call whose
+// name ends at end: ("…"), ('…'), or perl/ruby's bare "…".
+func literalArg(code string, end int) (string, bool) {
+	i := end
+	for i < len(code) && (code[i] == ' ' || code[i] == '\t') {
+		i++
+	}
+	if i < len(code) && code[i] == '(' {
+		i++
+		for i < len(code) && (code[i] == ' ' || code[i] == '\t') {
+			i++
+		}
+	}
+	if i >= len(code) || code[i] != '"' && code[i] != '\'' {
+		return "", false
+	}
+	q := code[i]
+	j := i + 1
+	for ; j < len(code) && j-i < 4096; j++ {
+		if code[j] == '\\' {
+			j++
+			continue
+		}
+		if code[j] == q {
+			break
+		}
+	}
+	if j >= len(code) || code[j] != q {
+		return "", false
+	}
+	k := j + 1
+	for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+		k++
+	}
+	if k < len(code) && !strings.ContainsRune(");,\n}", rune(code[k])) {
+		return "", false // "…" + something: built at run time
+	}
+	return unescapeCodeString(code[i+1 : j]), true
+}
+
+// writesByMode reports whether an open(…) call starting at end passes a write mode.
+func writesByMode(code string, end int) bool {
+	e := min(len(code), end+200)
+	arg := code[end:e]
+	if p := strings.IndexByte(arg, ')'); p >= 0 {
+		arg = arg[:p]
+	}
+	return reWriteMode().MatchString(arg)
+}
+
+var (
+	reWriteMode = lazyRegexp(`,\s*(?:mode\s*=\s*)?["'][rb]?[wax+][bt+]?["']|">|'>|">>|'>>|\+>`)
+	reSendsBody = lazyRegexp(`\bdata\s*=[^=]|\bjson\s*=[^=]|\bfiles\s*=[^=]|\bbody\s*:|method\s*[:=]\s*["'](?i:post|put|patch)|(?i)-Method\s+(?:post|put)|(?i)-Body\b|(?i)Upload(?:String|File|Data|Values)|\.write\(|\.end\(\s*[^)\s]`)
+	reBareURL   = lazyRegexp(`(?i)\b(?:https?|wss?|ftp)://([a-z0-9.\-]+|\[[0-9a-f:.]+\])`)
+)
+
+// hostOf returns the host of a URL literal, "" if it has none.
+func hostOf(u string) string {
+	if m := reBareURL().FindStringSubmatch(u); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
 }
 
 func submatches(s string, idx []int) []string {
@@ -170,31 +516,23 @@ func submatches(s string, idx []int) []string {
 var (
 	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|Dir\.home|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|process\.env\.HOME|getenv\(\s*['"]HOME['"]\s*\))`
 	reHomeInterp = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
+	reHomeBare   = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
+	reHomeVar    = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}`)
+	reHomeJoin   = lazyRegexp(`(?:(?:os\.)?path\.join|File\.join|(?i:Join-Path))\(?\s*"~"\s*,?\s*["']([^"']{1,200})["']\s*\)?|"~"\s*/\s*["']([^"']{1,200})["']`)
 	reHomeConcat = lazyRegexp(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
 )
 
 // normalizeHomeExprs rewrites well-known "home directory" expressions inside or appended to
 // string literals as "~", so 'rm -rf ' + os.homedir() reads as 'rm -rf ~'.
 func normalizeHomeExprs(code string) string {
-	if !strings.Contains(code, "home") && !strings.Contains(code, "HOME") && !strings.Contains(code, "expanduser") {
+	if !strings.Contains(code, "home") && !strings.Contains(code, "HOME") && !strings.Contains(code, "expanduser") && !strings.Contains(code, "USERPROFILE") {
 		return code
 	}
 	code = reHomeInterp().ReplaceAllString(code, "~")
-	return reHomeConcat().ReplaceAllString(code, "~$1")
-}
-
-// countCalls estimates how many risky operations the code performs, so that code which does
-// one followed thing and one unfollowed thing is still opaque.
-func countCalls(code string) int {
-	n := 0
-	for _, k := range []string{"system(", "popen(", "exec(", "execSync(", "spawn(", "run(", "call(", "Popen(", "check_output(", "rmtree(", "remove(", "unlink(",
-		"rmSync(", "urlopen(", "requests.", "fetch(", "connect(", "eval(", "__import__(", "writeFileSync(", "open("} {
-		n += strings.Count(code, k)
-	}
-	if n == 0 {
-		n = 1
-	}
-	return n
+	code = reHomeConcat().ReplaceAllString(code, "~$1")
+	code = reHomeBare().ReplaceAllString(code, `"~"`)
+	code = reHomeVar().ReplaceAllString(code, "~")
+	return reHomeJoin().ReplaceAllString(code, `"~/${1}${2}"`)
 }
 
 func decodeB64(s string) (string, bool) {
@@ -241,4 +579,142 @@ func unescapeCodeString(s string) string {
 		return s
 	}
 	return ansiC(s)
+}
+
+var (
+	reConstAssign = lazyRegexp(`(?m)(?:^|[;\n{]|\b(?:const|let|var|my|local)\s+)\s*(\$?[A-Za-z_]\w{0,40})\s*=\s*(?:(["'])([^"'\n\\]{1,300})["']|(?:os\.path\.join|path\.join|File\.join)\(\s*((?:["'][^"'\n\\]{1,100}["']\s*,?\s*){1,6})\))\s*(?:;|\n|$)`)
+	reJoinPart    = lazyRegexp(`["']([^"']*)["']`)
+)
+
+// propagateConstants replaces a variable assigned one string literal (or a join of literals)
+// by that literal where it is passed as an argument, so p='package.json'; open(p,'w') is
+// followed like open('package.json','w'). A variable assigned twice is left alone.
+func propagateConstants(code string) string {
+	if len(code) > 16<<10 || !strings.Contains(code, "=") {
+		return code
+	}
+	ms := reConstAssign().FindAllStringSubmatch(code, 16)
+	if len(ms) == 0 {
+		return code
+	}
+	vals := map[string]string{}
+	count := map[string]int{}
+	for _, m := range ms {
+		name, v := m[1], m[3]
+		if m[4] != "" {
+			var parts []string
+			for _, p := range reJoinPart().FindAllStringSubmatch(m[4], 6) {
+				parts = append(parts, p[1])
+			}
+			v = strings.Join(parts, "/")
+		}
+		count[name]++
+		vals[name] = v
+	}
+	for name, v := range vals {
+		if count[name] != 1 || strings.Count(code, name+" =")+strings.Count(code, name+"=") > 1 || strings.ContainsAny(v, `"'`) {
+			continue
+		}
+		lit := `"` + v + `"`
+		for _, pre := range []string{"(", "( ", ", ", ","} {
+			for _, post := range []string{",", ")", " ,", " )"} {
+				code = strings.ReplaceAll(code, pre+name+post, pre+lit+post)
+			}
+		}
+	}
+	return code
+}
+
+// awkPipe is one pipe of an awk program: print … | TARGET or TARGET | getline.
+type awkPipe struct {
+	target     string // the command string, or the variable holding it
+	literal    bool
+	start, end int
+}
+
+// awkPipes finds the pipes of an awk program, skipping string and regex literals so the
+// alternation in /GET|POST/ or split($0, a, "|") is not taken for one.
+func awkPipes(code string) []awkPipe {
+	var out []awkPipe
+	type tok struct {
+		text       string
+		str        bool
+		start, end int
+	}
+	var toks []tok
+	regexPos := true // a / here starts a regex literal
+	for i := 0; i < len(code) && len(toks) < 4096; {
+		ch := code[i]
+		switch {
+		case ch == '"':
+			j := i + 1
+			for j < len(code) && code[j] != '"' {
+				if code[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			toks = append(toks, tok{code[i+1 : min(j, len(code))], true, i, min(j+1, len(code))})
+			i = j + 1
+			regexPos = false
+		case ch == '/' && regexPos:
+			j := i + 1
+			for j < len(code) && code[j] != '/' && code[j] != '\n' {
+				if code[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+			regexPos = false
+		case ch == '|':
+			if i+1 < len(code) && code[i+1] == '|' {
+				i += 2
+				regexPos = true
+				continue
+			}
+			toks = append(toks, tok{"|", false, i, i + 1})
+			i++
+			if i < len(code) && code[i] == '&' {
+				i++
+			}
+			regexPos = true
+		case identStart(ch) && ch != '$':
+			j := i
+			for j < len(code) && identChar(code[j]) {
+				j++
+			}
+			toks = append(toks, tok{code[i:j], false, i, j})
+			i = j
+			regexPos = false
+		case ch == ' ' || ch == '\t':
+			i++
+		default:
+			regexPos = strings.IndexByte("({,;~!&=\n", ch) >= 0
+			if ch == ')' || ch == ']' || ch >= '0' && ch <= '9' || ch == '$' {
+				regexPos = false
+			}
+			toks = append(toks, tok{string(ch), false, i, i + 1})
+			i++
+		}
+	}
+	for k, t := range toks {
+		if t.text != "|" || t.str {
+			continue
+		}
+		if k+1 < len(toks) && toks[k+1].text == "getline" && k > 0 {
+			p := toks[k-1]
+			if p.str || identStart(p.text[0]) {
+				out = append(out, awkPipe{p.text, p.str, p.start, toks[k+1].end})
+			}
+			continue
+		}
+		if k+1 < len(toks) {
+			n := toks[k+1]
+			if n.str || len(n.text) > 0 && identStart(n.text[0]) && n.text != "getline" {
+				out = append(out, awkPipe{n.text, n.str, t.start, n.end})
+			}
+		}
+	}
+	return out
 }

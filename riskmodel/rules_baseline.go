@@ -322,3 +322,78 @@ func describeRead(c *execCtx, s *Segment) string {
 	}
 	return "Runs " + joinArgs(s.Args) + " (read-only)"
 }
+
+// unknownFindings judges a command no rule knows. A plain unknown binary with ordinary
+// arguments is medium (the policy: ask without a model, a model may decide). But its
+// arguments can say what it will do whatever the binary is: code to run, a URL to fetch, a
+// credential file, a recursive delete outside the workspace, a destructive verb. Those are
+// judged on that effect, at high, so a model cannot wave them through.
+func unknownFindings(c *execCtx, s *Segment) []Finding {
+	base := unknownFinding(s)
+	if why, cat := unknownArgRisk(c, s); why != "" {
+		return []Finding{{RuleID: "cmd.unknown-risky", Segment: s.Text, Level: High, Category: cat,
+			Message: "Runs " + quoteName(s.Name()) + ", a command guardian does not know, " + why}}
+	}
+	return []Finding{base}
+}
+
+// destructiveWords are argument words (split on - _ = : /) that announce destruction.
+var destructiveWords = map[string]bool{"wipe": true, "destroy": true, "purge": true, "nuke": true, "erase": true, "obliterate": true,
+	"shred": true, "drop": true, "truncate": true, "annihilate": true, "format": true, "scorch": true, "factory": true, "teardown": true}
+
+// urlOpeners hand a URL to the desktop's browser.
+var urlOpeners = map[string]bool{"open": true, "xdg-open": true, "wslview": true, "gio": true, "sensible-browser": true, "start": true}
+
+// codeMarkers in an argument mean it carries code for something to run.
+var codeMarkers = []string{"$(", "`", "| sh", "|sh", "| bash", "|bash", "/dev/tcp/", "base64 -d", "base64 --decode", "eval ", "exec(", "system(", "os.system", "child_process", "; rm ", "&& rm ", "curl ", "wget "}
+
+func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
+	if len(s.Args) < 2 {
+		return "", CatNone
+	}
+	recursive := false
+	for _, a := range s.Args[1:] {
+		if a == "-r" || a == "-rf" || a == "-fr" || a == "-R" || a == "--recursive" || a == "--all" {
+			recursive = true
+		}
+	}
+	for _, a := range s.Args[1:] {
+		if containsAny(a, codeMarkers...) {
+			return "with code in its arguments (" + capText(a) + ")", CatRemoteCodeExecution
+		}
+		if i := strings.Index(a, "://"); i > 0 {
+			if u := hostOf(a[max(0, strings.LastIndexAny(a[:i], "=:@ /")+1):]); u != "" && !c.trustedHost(u) && !urlOpeners[s.Name()] {
+				return "with a URL to " + u + " (what it fetches or sends cannot be seen)", CatNetworkEgress
+			}
+		}
+		if strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+			for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return r == '-' || r == '_' }) {
+				if destructiveWords[w] {
+					return "with the destructive option " + a, CatDataDeletion
+				}
+			}
+		}
+		if strings.HasPrefix(a, "-") {
+			if i := strings.IndexByte(a, '='); i > 0 {
+				a = a[i+1:]
+			} else {
+				continue
+			}
+		}
+		if a == "" || !(strings.ContainsAny(a, "/~.") || strings.HasPrefix(a, "$")) {
+			continue
+		}
+		t := c.target(a)
+		if t.abs != "" && isCredentialPath(c, t.abs) {
+			return "on the credential file " + c.where(t), CatCredentialAccess
+		}
+		if recursive && (t.zone == ZoneVital || t.abs == c.scope.Home) {
+			return "recursively on " + c.where(t), CatDataDeletion
+		}
+	}
+	// A destructive verb as the first word: "frobnicate wipe prod".
+	if sub := strings.ToLower(s.Args[1]); destructiveWords[sub] {
+		return "with the destructive verb " + sub, CatDataDeletion
+	}
+	return "", CatNone
+}

@@ -21,11 +21,16 @@ func privRules() []*Rule {
 		{
 			ID: "priv.sudo", Level: High, Category: CatPrivilegeEscalation,
 			Message: "Runs a command as root",
-			Match:   []string{"sudo make install", "sudo -u postgres psql", "doas ls /root", "sudo -i", "su -", "pkexec bash"},
+			Match: []string{"sudo make install", "sudo -u postgres psql", "doas ls /root", "sudo -i", "su -", "pkexec bash", "sudoedit /etc/hosts",
+				// GTFOBins: nsenter, chroot, unshare, capsh, gosu, setpriv give a root shell.
+				"nsenter -t 1 -a", "chroot / /bin/sh", "unshare -r sh", "capsh --", "gosu root sh", "setpriv --reuid=0 sh"},
 			NoMatch: []string{"sudo -n true", "sudo -l", "make install"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if sudoCheckOnly(s) || (s.Name() == "true" && s.Privileged) {
 					return "", false
+				}
+				if s.Name() == "sudoedit" || s.Name() == "sudo" && s.hasFlag("e", "--edit") {
+					return "Edits files as root with " + joinArgs(s.Args), true
 				}
 				if s.Name() == "sudo" || s.Name() == "su" || s.Name() == "doas" {
 					return "Opens a root shell with " + joinArgs(s.Args), true

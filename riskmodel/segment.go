@@ -26,6 +26,8 @@ type Segment struct {
 	// CodeOpaque when that code does things the analysis could not follow.
 	Code       bool
 	CodeOpaque bool
+	// CodeFacts is what the inline code can do (sockets, spawns, …), for composite rules.
+	CodeFacts *CodeFacts
 	// Parsed is false when the text could not be parsed as shell and Args is a best-effort
 	// whitespace split.
 	Parsed bool

@@ -164,6 +164,33 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			// VAR=value cmd … from an argv request (parsed scripts strip these already).
 			seg.Args = args[1:]
 			continue
+		case tableWrappers[name] != nil:
+			argv, codes, runs, priv, timer := tableWrappers[name].unwrap(args[1:])
+			inner := ctx.with(name)
+			if timer {
+				inner = inner.with("scheduled by " + name)
+			}
+			inner.privileged = inner.privileged || priv
+			if !runs {
+				// No inner command: the wrapper itself (a shell, an attach, a listing).
+				seg.Privileged = seg.Privileged || priv
+				x.add(seg, ctx)
+				return seg
+			}
+			if len(codes) > 0 {
+				c := inner
+				c.depth++
+				var last *Segment
+				for _, code := range codes {
+					last = x.nested(seg, code, c)
+				}
+				if argv == nil {
+					return last
+				}
+			}
+			ctx = inner
+			seg.Args = argv
+			continue
 		case name == "sudo" || name == "doas" || name == "pkexec" || name == "run0":
 			rest := skipOpts(args[1:], sudoArgOpts)
 			if len(rest) == 0 {
@@ -264,22 +291,17 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.add(seg, ctx)
 			seg.Out = seg.Out.union(ran)
 			return seg
-		case interpreters[name]:
+		case interpreters[name] || codeRunners[name]:
 			code, ok := inlineCode(seg)
-			if !ok && scriptless(args[1:]) && !isReplFlag(args[1:]) {
+			if !ok && !codeRunners[name] && scriptless(args[1:]) && !isReplFlag(args[1:]) {
 				if in, _, fed := x.fedCode(seg); fed {
 					code, ok = in, true
 				}
 			}
 			if ok {
-				seg.Code = true
-				x.add(seg, ctx)
-				followed, decodedExec := x.inspectCode(langOf(name), code, ctx)
-				seg.CodeOpaque = !followed
-				if decodedExec {
-					seg.Via = append(append([]string(nil), seg.Via...), "decoded")
+				if x.inlineSegment(seg, name, code, ctx) {
+					return seg
 				}
-				return seg
 			}
 		case shells[name]:
 			if code, ok := shellCode(args[1:]); ok {
@@ -311,11 +333,11 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 }
 
 func langOf(name string) string {
-	switch {
-	case strings.HasPrefix(name, "python"):
+	if l, ok := codeLangOf[strings.TrimSuffix(strings.ToLower(name), ".exe")]; ok {
+		return l
+	}
+	if strings.HasPrefix(name, "python") {
 		return "python"
-	case name == "node" || name == "bun" || name == "deno":
-		return "node"
 	}
 	return name
 }
@@ -401,7 +423,15 @@ func embeddedCommands(s *Segment) []string {
 					}
 				}
 			}
+			if v, ok := gitPackProgram(args, i); ok {
+				out = append(out, v)
+			}
 			if !strings.HasPrefix(a, "-") {
+				for j := i + 1; j < len(args); j++ {
+					if v, ok := gitPackProgram(args, j); ok {
+						out = append(out, v)
+					}
+				}
 				i = len(args) // options after the subcommand are not git's
 			}
 		case "ssh", "scp", "sftp", "autossh":
@@ -424,7 +454,9 @@ func embeddedCommands(s *Segment) []string {
 				c = a[1:]
 			}
 			c = strings.TrimPrefix(strings.TrimSpace(c), ":")
-			if strings.HasPrefix(c, "!") {
+			if code, ok := vimEscape(c); ok {
+				out = append(out, code)
+			} else if strings.HasPrefix(c, "!") {
 				out = append(out, c[1:])
 			} else if strings.HasPrefix(c, "call system(") || strings.HasPrefix(c, "silent !") {
 				out = append(out, strings.TrimPrefix(strings.Trim(strings.TrimPrefix(c, "call system("), "\"')"), "silent !"))
@@ -454,6 +486,17 @@ func embeddedCommands(s *Segment) []string {
 		case "less", "more", "man":
 			if strings.HasPrefix(a, "+!") {
 				out = append(out, a[2:])
+			}
+			if p, ok := manPager(s.Name(), args, i); ok {
+				out = append(out, p)
+			}
+		case "emacs", "emacsclient":
+			if a == "--eval" || a == "-eval" || strings.HasPrefix(a, "--eval=") {
+				e := next(i)
+				if strings.HasPrefix(a, "--eval=") {
+					e = a[len("--eval="):]
+				}
+				out = append(out, emacsShell(e)...)
 			}
 		}
 	}
@@ -650,13 +693,18 @@ func isAssignWord(s string) bool {
 var sudoArgOpts = map[string]bool{"-u": true, "-g": true, "-h": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-T": true, "-U": true, "--user": true, "--group": true, "--host": true, "--prompt": true, "--chdir": true}
 
 var wrapperArgOpts = map[string]map[string]bool{
-	"nice":     {"-n": true, "--adjustment": true},
-	"ionice":   {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
-	"timeout":  {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
-	"gtimeout": {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
-	"stdbuf":   {"-i": true, "-o": true, "-e": true},
-	"flock":    {"-w": true, "-E": true, "--timeout": true},
-	"exec":     {"-a": true},
+	"nice":         {"-n": true, "--adjustment": true},
+	"ionice":       {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
+	"timeout":      {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+	"gtimeout":     {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+	"stdbuf":       {"-i": true, "-o": true, "-e": true},
+	"flock":        {"-w": true, "-E": true, "--timeout": true},
+	"exec":         {"-a": true},
+	"time":         {"-f": true, "-o": true, "--format": true, "--output": true},
+	"proxychains":  {"-f": true},
+	"proxychains4": {"-f": true},
+	"torsocks":     {"-u": true, "-p": true, "-a": true, "-P": true, "--user": true, "--pass": true, "--address": true, "--port": true},
+	"setsid":       {},
 }
 
 // skipOpts drops leading options; withArg names the options that take a separate argument.
