@@ -446,9 +446,12 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 		case strings.EqualFold(base, "makefile") || base == "GNUmakefile" || n == "make" || n == "gmake":
 			x.script(makeRecipes(wf.content), c)
 		case interpreters[n]:
-			followed, _ := x.inspectCode(langOf(n), wf.content, ctx)
+			facts, _ := x.inspectCode(langOf(n), wf.content, ctx)
 			seg.Code = true
-			seg.CodeOpaque = seg.CodeOpaque || !followed
+			if seg.CodeFacts == nil {
+				seg.CodeFacts = facts
+			}
+			seg.CodeOpaque = seg.CodeOpaque || facts.Opaque != ""
 		default:
 			x.script(wf.content, c)
 		}
