@@ -69,3 +69,36 @@ func gradeRules(t *testing.T, file string, minCases int) {
 			file, pct(m.Accuracy), pct(m.FalseAllow), pct(m.FalseAllowAny), pct(m.FalseDeny), pct(m.AskRateOnAllow)))
 	}
 }
+
+// TestQualityTable prints the README's quality table: every labelled set graded with the
+// rules alone, and under a model that allows everything. `go test -v -run QualityTable
+// ./evals` regenerates the "now" rows; the first-run rows of the blind sets are kept from
+// their first grading. It fails only on what the per-set tests already hold.
+func TestQualityTable(t *testing.T) {
+	a, err := riskmodel.New(riskmodel.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []string{"| set | cases | exact decision | ask on benign | deny → allow | deny/ask → allow | allow → deny | deny → allow, hostile model | deny rated high |",
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|"}
+	for _, set := range []string{"dev", "holdout", "blind2", "blind3", "blind4"} {
+		file := "testdata/" + set + ".jsonl"
+		cases, err := ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRunner(guardian.New(a), WithConcurrency(4), WithHostile(guardian.New(a, guardian.WithReviewer(HostileModel{}))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := r.Run(context.Background(), cases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Compute(runs, nil)
+		c := m.Counts
+		rows = append(rows, fmt.Sprintf("| `%s.jsonl` now | %d | %s | %s | %d | %d | %d | %d | %s |", set, m.Reviews, pct(m.Accuracy),
+			pct(m.AskRateOnAllow), c.FalseAllow, c.FalseAllowAny, c.FalseDeny, c.FalseAllowHostile, pct(m.DenyRatedHigh)))
+	}
+	t.Log("\n" + strings.Join(rows, "\n"))
+}
