@@ -265,6 +265,7 @@ type fileMapping struct {
 	MediumContained *cfgDecision `toml:"medium_contained"`
 	Medium          *cfgDecision `toml:"medium"`
 	High            *cfgDecision `toml:"high"`
+	HighCertain     *cfgDecision `toml:"high_certain"`
 	Critical        *cfgDecision `toml:"critical"`
 }
 
@@ -418,7 +419,15 @@ func checkGlob(g string) error {
 
 type schemaKey struct{ key, want string }
 
-var levelKeys = [5]string{"low", "medium_contained", "medium", "high", "critical"}
+var levelKeys = [nLevelKeys]string{"low", "medium_contained", "medium", "high", "high_certain", "critical"}
+
+// nLevelKeys counts a mapping's keys; the indexes below name the ones overlayMapping derives.
+const (
+	nLevelKeys  = 6
+	keyHigh     = 3
+	keyHighCert = 4
+	keyCritical = 5
+)
 
 var configSchema = func() []schemaKey {
 	const dec = `a string: "allow", "ask" or "deny"`
@@ -438,8 +447,8 @@ var configSchema = func() []schemaKey {
 		{"rule.glob", `a string such as "git push origin feature/*"`},
 		{"rule.regex", `a string such as '^kubectl .*--context[= ]prod'`},
 		{"rule.reason", "a string"},
-		{"mapping.exec", "a table of levels: low, medium_contained, medium, high, critical"},
-		{"mapping.mcp", "a table of levels: low, medium_contained, medium, high, critical"},
+		{"mapping.exec", "a table of levels: low, medium_contained, medium, high, high_certain, critical"},
+		{"mapping.mcp", "a table of levels: low, medium_contained, medium, high, high_certain, critical"},
 		{"model", "a table: [model]"},
 		{"review", "a table: [review]"},
 		{"prompt", "a table: [prompt]"},
@@ -525,7 +534,7 @@ type parsedFile struct {
 	agents          agentSettings
 	mcp             MCPConfig // the [[mcp.upstream]] tables
 	// mappings records, per kind the file sets, which levels it sets explicitly.
-	mappings map[riskmodel.Kind][5]*cfgDecision
+	mappings map[riskmodel.Kind][nLevelKeys]*cfgDecision
 }
 
 func parseConfigFile(file string, data []byte, role fileRole) (*parsedFile, error) {
@@ -842,16 +851,20 @@ func (pf *parsedFile) validateRules() {
 	}
 }
 
-func (fm *fileMapping) slots() [5]*cfgDecision {
-	return [5]*cfgDecision{fm.Low, fm.MediumContained, fm.Medium, fm.High, fm.Critical}
+func (fm *fileMapping) slots() [nLevelKeys]*cfgDecision {
+	return [nLevelKeys]*cfgDecision{fm.Low, fm.MediumContained, fm.Medium, fm.High, fm.HighCertain, fm.Critical}
 }
 
-func mappingValues(m riskmodel.Mapping) [5]riskmodel.Decision {
-	return [5]riskmodel.Decision{m.Low, m.MediumContained, m.Medium, m.High, m.Critical}
+func mappingValues(m riskmodel.Mapping) [nLevelKeys]riskmodel.Decision {
+	hc := m.HighCertain
+	if hc == 0 {
+		hc = m.High
+	}
+	return [nLevelKeys]riskmodel.Decision{m.Low, m.MediumContained, m.Medium, m.High, hc, m.Critical}
 }
 
-func mappingOf(v [5]riskmodel.Decision) riskmodel.Mapping {
-	return riskmodel.Mapping{Low: v[0], MediumContained: v[1], Medium: v[2], High: v[3], Critical: v[4]}
+func mappingOf(v [nLevelKeys]riskmodel.Decision) riskmodel.Mapping {
+	return riskmodel.Mapping{Low: v[0], MediumContained: v[1], Medium: v[2], High: v[3], HighCertain: v[4], Critical: v[5]}
 }
 
 func (pf *parsedFile) validateMappings(role fileRole) {
@@ -863,14 +876,14 @@ func (pf *parsedFile) validateMappings(role fileRole) {
 			continue
 		}
 		if pf.mappings == nil {
-			pf.mappings = map[riskmodel.Kind][5]*cfgDecision{}
+			pf.mappings = map[riskmodel.Kind][nLevelKeys]*cfgDecision{}
 		}
 		slots := km.fm.slots()
 		pf.mappings[km.kind] = slots
 		if role == roleProject {
 			continue // checked against the user's mapping when merged
 		}
-		m, ok := pf.overlayMapping(km.kind, riskmodel.DefaultMapping(), slots)
+		m, ok := pf.overlayMapping(km.kind, riskmodel.DefaultMapping(), slots, true)
 		if !ok {
 			continue
 		}
@@ -882,19 +895,29 @@ func (pf *parsedFile) validateMappings(role fileRole) {
 }
 
 // overlayMapping sets the explicit levels over base and validates the result, blaming the
-// explicit level that breaks it.
-func (pf *parsedFile) overlayMapping(kind riskmodel.Kind, base riskmodel.Mapping, slots [5]*cfgDecision) (riskmodel.Mapping, bool) {
+// explicit level that breaks it. high_certain, when the file does not set it, stays between
+// high and critical; in the user config (userFile) it follows an explicit high, so a config
+// written before certainty existed ("high = ask") keeps asking about every high finding. A
+// project file's high can only raise it (projects may not loosen).
+func (pf *parsedFile) overlayMapping(kind riskmodel.Kind, base riskmodel.Mapping, slots [nLevelKeys]*cfgDecision, userFile bool) (riskmodel.Mapping, bool) {
 	vals := mappingValues(base)
-	var explicit [5]bool
+	var explicit [nLevelKeys]bool
 	for i, s := range slots {
 		if s != nil {
 			vals[i], explicit[i] = s.v, true
 		}
 	}
+	if !explicit[keyHighCert] {
+		if userFile && explicit[keyHigh] {
+			vals[keyHighCert] = vals[keyHigh]
+		}
+		vals[keyHighCert] = max(vals[keyHighCert], vals[keyHigh])
+		vals[keyHighCert] = min(vals[keyHighCert], max(vals[keyCritical], vals[keyHigh]))
+	}
 	m := mappingOf(vals)
 	prefix := "mapping." + string(kind) + "."
-	const fix = "make each level at least as strict as the one below it (low, medium_contained, medium, high, critical; allow < ask < deny)"
-	if explicit[4] && vals[4] == riskmodel.Allow {
+	const fix = "make each level at least as strict as the one below it (low, medium_contained, medium, high, high_certain, critical; allow < ask < deny)"
+	if explicit[keyCritical] && vals[keyCritical] == riskmodel.Allow {
 		pf.add(prefix+"critical", `critical = "allow" is not permitted: critical requests (rm -rf ~, credential exfiltration) must be denied or asked about; use "deny" or "ask"`)
 		return m, false
 	}
@@ -903,7 +926,7 @@ func (pf *parsedFile) overlayMapping(kind riskmodel.Kind, base riskmodel.Mapping
 		return m, true
 	}
 	blame := -1
-	for i := 1; i < 5 && blame < 0; i++ {
+	for i := 1; i < nLevelKeys && blame < 0; i++ {
 		if vals[i] >= vals[i-1] {
 			continue
 		}
@@ -1784,7 +1807,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		if lenient {
 			continue
 		}
-		if m, ok := pf.overlayMapping(kind, base, slots); ok {
+		if m, ok := pf.overlayMapping(kind, base, slots, false); ok {
 			if out.Policy.Mapping == nil {
 				out.Policy.Mapping = map[riskmodel.Kind]riskmodel.Mapping{}
 			}

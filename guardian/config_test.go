@@ -53,8 +53,8 @@ func TestLoadConfigFull(t *testing.T) {
 			},
 			Mapping: map[riskmodel.Kind]riskmodel.Mapping{
 				// Partially given: low and medium_contained come from DefaultMapping.
-				riskmodel.KindExec: {Low: riskmodel.Allow, MediumContained: riskmodel.Allow, Medium: riskmodel.Ask, High: riskmodel.Deny, Critical: riskmodel.Deny},
-				riskmodel.KindMCP:  {Low: riskmodel.Allow, MediumContained: riskmodel.Ask, Medium: riskmodel.Ask, High: riskmodel.Ask, Critical: riskmodel.Deny},
+				riskmodel.KindExec: {Low: riskmodel.Allow, MediumContained: riskmodel.Allow, Medium: riskmodel.Ask, High: riskmodel.Deny, HighCertain: riskmodel.Deny, Critical: riskmodel.Deny},
+				riskmodel.KindMCP:  {Low: riskmodel.Allow, MediumContained: riskmodel.Ask, Medium: riskmodel.Ask, High: riskmodel.Ask, HighCertain: riskmodel.Ask, Critical: riskmodel.Deny},
 			},
 		},
 		Fallback:        FallbackHeadless,
@@ -100,10 +100,10 @@ func TestLoadConfigErrors(t *testing.T) {
 			`unknown_keys.toml:2:1: unknown key "workspace" (known keys for the top level: fallback, home, workspaces,`,
 			`did you mean "workspaces"?`,
 			`unknown_keys.toml:10:1: unknown key "rule.commmand" (known keys for [[rule]]: id, kind, decision, prefix, glob, regex, reason)`,
-			`unknown_keys.toml:13:1: unknown key "mapping.exec.lo" (known keys for [mapping.exec]: low, medium_contained, medium, high, critical); did you mean "low"?`,
+			`unknown_keys.toml:13:1: unknown key "mapping.exec.lo" (known keys for [mapping.exec]: low, medium_contained, medium, high, high_certain, critical); did you mean "low"?`,
 			`unknown_keys.toml:15:2: unknown table "llm"`,
 		}},
-		{"unknown_inline", []string{`unknown_inline.toml:1:37: unknown key "mapping.exec.hihg" (known keys for [mapping.exec]: low, medium_contained, medium, high, critical); did you mean "high"?`}},
+		{"unknown_inline", []string{`unknown_inline.toml:1:37: unknown key "mapping.exec.hihg" (known keys for [mapping.exec]: low, medium_contained, medium, high, high_certain, critical); did you mean "high"?`}},
 		{"type_list", []string{`type_list.toml:2:14: key "workspaces": wrong type: found a TOML string, want a list of strings`}},
 		{"type_string", []string{`type_string.toml:1:12: key "fallback": wrong type: found a TOML array`}},
 		{"type_prefix_elem", []string{`type_prefix_elem.toml:3:18: key "rule.prefix": wrong type: found a TOML integer in the list`}},
@@ -434,7 +434,7 @@ medium_contained = "ask"
 							{ID: "user:.guardian.toml:9", Kind: riskmodel.KindMCP, Decision: riskmodel.Ask, Glob: "github/merge_*"},
 						},
 						Mapping: map[riskmodel.Kind]riskmodel.Mapping{
-							riskmodel.KindExec: {Low: riskmodel.Allow, MediumContained: riskmodel.Ask, Medium: riskmodel.Ask, High: riskmodel.Ask, Critical: riskmodel.Deny},
+							riskmodel.KindExec: {Low: riskmodel.Allow, MediumContained: riskmodel.Ask, Medium: riskmodel.Ask, High: riskmodel.Ask, HighCertain: riskmodel.Deny, Critical: riskmodel.Deny},
 						},
 					},
 					Fallback: FallbackHeadless,
@@ -522,7 +522,7 @@ high = "allow"
 						{ID: "user:.guardian.toml:4", Kind: riskmodel.KindExec, Decision: riskmodel.Allow, Prefix: []string{"make"}},
 					},
 					Mapping: map[riskmodel.Kind]riskmodel.Mapping{
-						riskmodel.KindExec: {Low: riskmodel.Allow, MediumContained: riskmodel.Allow, Medium: riskmodel.Allow, High: riskmodel.Ask, Critical: riskmodel.Deny},
+						riskmodel.KindExec: {Low: riskmodel.Allow, MediumContained: riskmodel.Allow, Medium: riskmodel.Allow, High: riskmodel.Ask, HighCertain: riskmodel.Deny, Critical: riskmodel.Deny},
 					},
 				}
 				if d := cmp.Diff(want, c.Policy, cmpRegexp); d != "" {
@@ -1064,5 +1064,31 @@ func TestPolicyVersion(t *testing.T) {
 	c.Sources = []string{"elsewhere.toml"}
 	if c.PolicyVersion() != v {
 		t.Errorf("cache settings and sources should not change PolicyVersion")
+	}
+}
+
+// TestMappingHighCertain: a config written before high_certain existed keeps its high for
+// every high finding; high_certain defaults to deny, stays within critical, and can be set.
+func TestMappingHighCertain(t *testing.T) {
+	for _, tc := range []struct {
+		toml string
+		want riskmodel.Decision
+	}{
+		{"[mapping.exec]\nmedium = \"ask\"\n", riskmodel.Deny},
+		{"[mapping.exec]\nhigh = \"ask\"\n", riskmodel.Ask},
+		{"[mapping.exec]\ncritical = \"ask\"\n", riskmodel.Ask},
+		{"[mapping.exec]\nhigh = \"ask\"\nhigh_certain = \"deny\"\n", riskmodel.Deny},
+	} {
+		file := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(file, []byte(tc.toml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := LoadConfig(file)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.toml, err)
+		}
+		if got := c.Policy.Mapping[riskmodel.KindExec].Decide(riskmodel.High, false, true); got != tc.want {
+			t.Errorf("%q: certain high → %s, want %s", tc.toml, got, tc.want)
+		}
 	}
 }

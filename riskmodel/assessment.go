@@ -14,6 +14,9 @@ type Finding struct {
 	// Contained marks a medium finding that stays inside the workspace and is reversible; the
 	// default mapping allows those and asks about other medium findings.
 	Contained bool `json:"contained,omitempty"`
+	// Certain marks a finding whose effect the analysis established (it is on the policy's deny
+	// list); the default mapping denies certain high findings and asks about uncertain ones.
+	Certain bool `json:"certain,omitempty"`
 }
 
 // Assessment is guardian's explanation of a request: what it does, how risky it is, why.

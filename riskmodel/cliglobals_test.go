@@ -79,10 +79,10 @@ func TestGlobalOptionsSkipped(t *testing.T) {
 // TestGlobalOptionVerdicts: the rules see the real subcommand.
 func TestGlobalOptionVerdicts(t *testing.T) {
 	runExecCases(t, []execCase{
-		{"kubectl -n prod get secret db-creds -o yaml", Ask, "cred.secret-store", ""},
+		{"kubectl -n prod get secret db-creds -o yaml", Deny, "cred.secret-store", ""},
 		{"kubectl --context prod describe secret api-keys", Ask, "cred.secret-store", ""},
 		{"gcloud --project prod-123 auth print-access-token", Ask, "cred.secret-store", ""},
-		{"aws --profile prod secretsmanager get-secret-value --secret-id db", Ask, "cred.secret-store", ""},
+		{"aws --profile prod secretsmanager get-secret-value --secret-id db", Deny, "cred.secret-store", ""},
 		{"gh -R acme/app pr list", Allow, "base.cli-read", ""},
 		{"kubectl -n staging get pods", Allow, "", "cred.secret-store"},
 	})

@@ -19,6 +19,30 @@ type execCtx struct {
 	pkgMemo   map[*Segment][]pkgOp
 	cloudMemo map[*Segment][]cloudOp
 	dbMemo    map[*Segment][]cloudOp
+
+	// certainty lets a rule's check override the rule's Certain for the match it reports; it
+	// is reset before every check.
+	certainty certainty
+}
+
+// certainty is a check's word on how sure its match is: the rule's default, or overridden.
+type certainty int8
+
+const (
+	certaintyDefault certainty = iota
+	certaintySure
+	certaintyUnsure
+)
+
+// of resolves the rule's default against a check's override.
+func (k certainty) of(ruleCertain bool) bool {
+	switch k {
+	case certaintySure:
+		return true
+	case certaintyUnsure:
+		return false
+	}
+	return ruleCertain
 }
 
 // validate checks a user rule for the mistakes the config loader cannot see.
@@ -159,7 +183,7 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 			fs = append(fs, *f)
 			matched = true
 		} else if ok {
-			fs = append(fs, r.finding(s, msg))
+			fs = append(fs, r.finding(c, s, msg))
 			matched = true
 		}
 	}
@@ -173,7 +197,7 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 				matched = true
 				break
 			} else if ok {
-				fs = append(fs, r.finding(s, msg))
+				fs = append(fs, r.finding(c, s, msg))
 				matched = true
 				break
 			}
@@ -194,15 +218,17 @@ func runRule(r *Rule, c *execCtx, s *Segment) (msg string, ok bool, failed *Find
 				Message: fmt.Sprintf("Rule %s failed on this command (%v); asking instead", r.ID, p)}
 		}
 	}()
+	c.certainty = certaintyDefault
 	msg, ok = r.exec(c, s)
 	return msg, ok, nil
 }
 
-func (r *Rule) finding(s *Segment, msg string) Finding {
+func (r *Rule) finding(c *execCtx, s *Segment, msg string) Finding {
 	if msg == "" {
 		msg = r.Message
 	}
-	return Finding{RuleID: r.ID, Segment: s.Text, Level: r.Level, Category: r.Category, Message: msg, Contained: r.Contained}
+	return Finding{RuleID: r.ID, Segment: s.Text, Level: r.Level, Category: r.Category, Message: msg, Contained: r.Contained,
+		Certain: c.certainty.of(r.Certain)}
 }
 
 func unknownFinding(s *Segment) Finding {

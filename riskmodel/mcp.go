@@ -107,6 +107,8 @@ type mcpCtx struct {
 	req    *MCPRequest
 	scope  *Scope
 	policy *Policy
+	// certainty lets a rule's check override the rule's Certain for its match (see execCtx).
+	certainty certainty
 
 	server, tool string // sanitised for messages
 	serverWords  []string
@@ -1647,7 +1649,8 @@ func mcpRules() []*Rule {
 				return "", false
 			}},
 		{ID: "mcp.credential-file-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
-			Message: "Reads credential material into the agent's context",
+			CertainWhen: "the store lies outside the workspace (a key, cloud credentials, a token or browser store)",
+			Message:     "Reads credential material into the agent's context",
 			Match: []string{
 				`{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/.aws/credentials"},"annotations":{"readOnlyHint":true}}`,
 				`{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/project/.env"}}`,
@@ -1663,12 +1666,15 @@ func mcpRules() []*Rule {
 				}
 				for _, p := range c.paths {
 					if what := c.pathClass(catalog.Credential, p); what != "" && (p.op == mcpOpRead || p.op == mcpOpMention) {
+						if p.zone != ZoneWorkspace {
+							c.certainty = certaintySure // the project's own .env is asked about
+						}
 						return fmt.Sprintf("%s, which reads %s (%s) into the agent's context", c.call(), what, p.show()), true
 					}
 				}
 				return "", false
 			}},
-		{ID: "mcp.metadata-url", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
+		{ID: "mcp.metadata-url", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Queries a cloud metadata service, which hands out instance credentials",
 			Match: []string{`{"server":"fetch","tool":"fetch","arguments":{"url":"http://169.254.169.254/latest/meta-data/iam/security-credentials/"}}`,
 				`{"server":"fetch","tool":"fetch","arguments":{"url":"http://2852039166/latest/meta-data/"}}`,
@@ -1759,8 +1765,9 @@ func mcpRules() []*Rule {
 				return "", false
 			}},
 		{ID: "mcp.default-branch-write", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction,
-			Message: "Commits straight to the default branch, bypassing review",
-			Match:   []string{`{"server":"github","tool":"push_files","arguments":{"owner":"acme","repo":"api","branch":"main","message":"hotfix","files":[{"path":"a.go","content":"package a"}]}}`},
+			CertainWhen: "it commits or pushes files, or changes protection, on the default branch",
+			Message:     "Commits straight to the default branch, bypassing review",
+			Match:       []string{`{"server":"github","tool":"push_files","arguments":{"owner":"acme","repo":"api","branch":"main","message":"hotfix","files":[{"path":"a.go","content":"package a"}]}}`},
 			NoMatch: []string{
 				`{"server":"github","tool":"create_or_update_file","arguments":{"owner":"acme","repo":"docs","branch":"fix/typo","path":"a.md","content":"x","message":"m"}}`,
 				`{"server":"github","tool":"create_pull_request","arguments":{"owner":"acme","repo":"api","head":"feature/x","base":"main","title":"t"}}`,
@@ -1770,6 +1777,11 @@ func mcpRules() []*Rule {
 					return "", false
 				}
 				if b := c.defaultBranch(); b != "" {
+					// policy: pushing directly to a shared default branch. A deploy of main is a
+					// production change whose reason decides it: asked about.
+					if mcpAnyWord(c.toolWords, mcpWordSet("push file files commit commits contents ref refs protection")) {
+						c.certainty = certaintySure
+					}
 					return fmt.Sprintf("%s, which writes directly to %s, bypassing review", c.call(), b), true
 				}
 				return "", false
@@ -1803,7 +1815,7 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.sql-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
+		{ID: "mcp.sql-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Runs SQL that reads server files, password hashes or secret columns in bulk",
 			Match: []string{
 				`{"server":"postgres","tool":"query","arguments":{"sql":"SELECT pg_read_file('/etc/passwd')"}}`,
@@ -1866,7 +1878,7 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.remote-env-dump", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
+		{ID: "mcp.remote-env-dump", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Dumps the environment of a remote container or host, exposing its secrets",
 			Match:   []string{`{"server":"kubernetes","tool":"pods_exec","arguments":{"namespace":"production","name":"api-6c5d","command":["sh","-c","env"]}}`},
 			NoMatch: []string{`{"server":"kubernetes","tool":"pods_exec","arguments":{"namespace":"production","name":"api-6c5d","command":["ls","/app"]}}`},
@@ -2619,7 +2631,8 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	var findings []Finding
 	add := func(r *Rule, msg string) {
 		findings = append(findings, Finding{RuleID: r.ID, Segment: c.label, Level: r.Level, Category: r.Category,
-			Message: mcpOrStr(msg, r.Message), Contained: r.Contained})
+			Message: mcpOrStr(msg, r.Message), Contained: r.Contained, Certain: c.certainty.of(r.Certain)})
+		c.certainty = certaintyDefault
 	}
 	// Shell commands are judged by the exec analysis; its findings come first so that, at equal
 	// decision and level, the command's own assessment is the one reported.
@@ -2644,6 +2657,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 			baselines = append(baselines, r)
 			continue
 		}
+		c.certainty = certaintyDefault
 		if msg, ok := r.mcp(c); ok {
 			add(r, msg)
 		}
@@ -2668,6 +2682,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	hasRisk := len(findings) > 0
 	if !hasRisk {
 		for _, r := range baselines {
+			c.certainty = certaintyDefault
 			if msg, ok := r.mcp(c); ok {
 				add(r, msg)
 				break

@@ -210,7 +210,7 @@ func TestMCPVerdicts(t *testing.T) {
 		{"merge", `{"server":"github","tool":"merge_pull_request","arguments":{"owner":"acme","repo":"api","pull_number":415}}`,
 			Ask, High, CatFinancialOrProduction, []string{"mcp.merge"}, nil},
 		{"push to main", `{"server":"github","tool":"push_files","arguments":{"owner":"acme","repo":"api","branch":"main","message":"hotfix","files":[{"path":"a.go","content":"package a"}]}}`,
-			Ask, High, CatFinancialOrProduction, []string{"mcp.default-branch-write"}, nil},
+			Deny, High, CatFinancialOrProduction, []string{"mcp.default-branch-write"}, nil},
 		{"remote repo path is not local", `{"server":"github","tool":"create_or_update_file","arguments":{"owner":"acme","repo":"docs","branch":"fix/typo","path":"/etc/passwd","content":"x","message":"m"}}`,
 			Ask, Medium, CatNetworkEgress, []string{"mcp.write-verb"}, []string{"mcp.fs-system-write", "mcp.fs-privileged-write"}},
 		{"force push main", `{"server":"github","tool":"update_ref","arguments":{"owner":"a","repo":"b","ref":"refs/heads/main","sha":"3f786850e387550fdab836ed7e6dc881de23001b","force":true}}`,
@@ -234,21 +234,21 @@ func TestMCPVerdicts(t *testing.T) {
 		{"read project file", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/project/src/app.ts"}}`,
 			Allow, Low, CatReadOnly, []string{"mcp.read"}, nil},
 		{"read ssh key", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/.ssh/id_rsa"},"annotations":{"readOnlyHint":true}}`,
-			Ask, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
+			Deny, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
 		{"read ssh key via traversal", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/project/../.ssh/id_ed25519"}}`,
-			Ask, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
+			Deny, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
 		{"read tilde path", `{"server":"filesystem","tool":"read_text_file","arguments":{"path":"~/.aws/credentials"}}`,
-			Ask, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
+			Deny, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
 		{"read gh hosts", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/Users/alice/.config/gh/hosts.yml"}}`,
-			Ask, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
+			Deny, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
 		{"read shadow", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/etc/shadow"}}`,
-			Ask, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
+			Deny, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
 		{"read pem", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/project/certs/server.pem"}}`,
 			Ask, High, CatCredentialAccess, nil, nil},
 		{"read public key", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/.ssh/id_ed25519.pub"}}`,
 			Allow, Low, CatReadOnly, nil, nil},
 		{"read browser cookies", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/Users/alice/Library/Application Support/Google/Chrome/Default/Cookies"}}`,
-			Ask, High, CatCredentialAccess, nil, nil},
+			Deny, High, CatCredentialAccess, nil, nil},
 		{"write project file", `{"server":"filesystem","tool":"write_file","arguments":{"path":"/home/dev/project/src/config.ts","content":"export const retries = 3;\n"}}`,
 			Allow, Medium, CatNone, []string{"mcp.fs-write"}, nil},
 		{"write outside the workspace", `{"server":"filesystem","tool":"write_file","arguments":{"path":"/home/dev/Documents/notes.md","content":"x"}}`,
@@ -298,9 +298,9 @@ func TestMCPVerdicts(t *testing.T) {
 		{"post to localhost", `{"server":"http","tool":"http_request","arguments":{"method":"POST","url":"http://127.0.0.1:8080/api","body":"{}"}}`,
 			Allow, Low, CatNone, []string{"mcp.local-url"}, nil},
 		{"metadata service", `{"server":"fetch","tool":"fetch","arguments":{"url":"http://169.254.169.254/latest/meta-data/iam/security-credentials/"}}`,
-			Ask, High, CatCredentialAccess, []string{"mcp.metadata-url"}, nil},
+			Deny, High, CatCredentialAccess, []string{"mcp.metadata-url"}, nil},
 		{"file url", `{"server":"fetch","tool":"fetch","arguments":{"url":"file:///home/dev/.ssh/id_rsa"}}`,
-			Ask, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
+			Deny, High, CatCredentialAccess, []string{"mcp.credential-file-read"}, nil},
 
 		// Secrets.
 		{"secret in a read", `{"server":"acme","tool":"get_report","arguments":{"token":"ghp_16C7e42F292c6912E7710c838347Ae178B4a"}}`,
@@ -330,7 +330,7 @@ func TestMCPVerdicts(t *testing.T) {
 
 		// Remote and shell execution.
 		{"pod env dump", `{"server":"kubernetes","tool":"pods_exec","arguments":{"namespace":"production","name":"api","command":["sh","-c","env"]}}`,
-			Ask, High, "", []string{"mcp.remote-env-dump", "mcp.shell-command"}, nil},
+			Deny, High, "", []string{"mcp.remote-env-dump", "mcp.shell-command"}, nil},
 	})
 }
 

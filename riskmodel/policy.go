@@ -48,23 +48,37 @@ type UserRule struct {
 }
 
 // Mapping turns a risk level into a decision. MediumContained applies to medium findings that
-// stay inside the workspace and are reversible; Medium to the other medium findings.
+// stay inside the workspace and are reversible; Medium to the other medium findings. High
+// applies to high findings the analysis cannot confirm (it may be dangerous, it cannot tell);
+// HighCertain to high findings whose effect is established and on docs/policy.md's deny list.
 type Mapping struct {
 	Low             Decision
 	MediumContained Decision
 	Medium          Decision
 	High            Decision
-	Critical        Decision
+	// HighCertain is the decision for certain high findings. Zero (a Mapping written before
+	// certainty existed) means the same as High.
+	HighCertain Decision
+	Critical    Decision
 }
 
-// DefaultMapping is docs/design.md's mapping: low → allow, medium → allow if inside the workspace
-// and reversible else ask, high → ask, critical → deny.
+// DefaultMapping is docs/policy.md's mapping: low → allow, medium → allow if inside the
+// workspace and reversible else ask, high → deny when the analysis is certain of the effect
+// else ask, critical → deny.
 func DefaultMapping() Mapping {
-	return Mapping{Low: Allow, MediumContained: Allow, Medium: Ask, High: Ask, Critical: Deny}
+	return Mapping{Low: Allow, MediumContained: Allow, Medium: Ask, High: Ask, HighCertain: Deny, Critical: Deny}
 }
 
-// Decide maps one finding's level (and containment) to a decision.
-func (m Mapping) Decide(l Level, contained bool) Decision {
+// highCertain is the decision for certain high findings, High when unset.
+func (m Mapping) highCertain() Decision {
+	if m.HighCertain == 0 {
+		return m.High
+	}
+	return m.HighCertain
+}
+
+// Decide maps one finding's level (its containment, its certainty) to a decision.
+func (m Mapping) Decide(l Level, contained, certain bool) Decision {
 	switch l {
 	case Low:
 		return sane(m.Low)
@@ -74,6 +88,9 @@ func (m Mapping) Decide(l Level, contained bool) Decision {
 		}
 		return sane(m.Medium)
 	case High:
+		if certain {
+			return sane(m.highCertain())
+		}
 		return sane(m.High)
 	case Critical:
 		return sane(m.Critical)
@@ -87,7 +104,8 @@ func (m Mapping) Validate() error {
 	order := []struct {
 		name string
 		d    Decision
-	}{{"low", m.Low}, {"medium_contained", m.MediumContained}, {"medium", m.Medium}, {"high", m.High}, {"critical", m.Critical}}
+	}{{"low", m.Low}, {"medium_contained", m.MediumContained}, {"medium", m.Medium}, {"high", m.High},
+		{"high_certain", m.highCertain()}, {"critical", m.Critical}}
 	for i, o := range order {
 		if o.d < Allow || o.d > Deny {
 			return fmt.Errorf("mapping %s: missing or invalid decision", o.name)

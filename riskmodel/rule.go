@@ -24,6 +24,15 @@ type Rule struct {
 	Message string
 	// Contained marks medium rules whose effect stays inside the workspace and is reversible.
 	Contained bool
+	// Certain marks high rules whose match establishes an effect on docs/policy.md's deny list
+	// (a private key read, a reverse tunnel, audit logging switched off): the default mapping
+	// denies them. A high rule that is not certain flags something that may be dangerous but
+	// that the analysis cannot confirm (code it cannot follow, an unknown binary, a production
+	// change whose reason decides it); those are asked about. A check may override the rule's
+	// certainty for one match (execCtx.certainty, mcpCtx.certainty); CertainWhen then says in
+	// a few words which matches are certain, for `rules list`.
+	Certain     bool
+	CertainWhen string
 	// Baseline rules classify what a command is ("a read-only tool", "a build tool"). They
 	// are consulted only for a segment no risk rule matched, and the first that matches wins.
 	Baseline bool
@@ -35,6 +44,24 @@ type Rule struct {
 
 	exec func(c *execCtx, s *Segment) (string, bool)
 	mcp  func(c *mcpCtx) (string, bool)
+}
+
+// Certainty describes a rule's certainty for `rules list`: "certain", "uncertain", or for a
+// rule whose checks decide per match, "certain when …".
+func (r Rule) Certainty() string {
+	switch {
+	case r.CertainWhen != "":
+		return "certain when " + r.CertainWhen
+	case r.Certain:
+		return "certain"
+	}
+	return "uncertain"
+}
+
+// DefaultDecision is what the default mapping answers for a typical match of the rule: its
+// certain matches when the rule is certain or decides per match.
+func (r Rule) DefaultDecision() Decision {
+	return DefaultMapping().Decide(r.Level, r.Contained, r.Certain || r.CertainWhen != "")
 }
 
 // Rules lists the built-in rules in evaluation order.

@@ -130,13 +130,20 @@ func cloudRules() []*Rule {
 		},
 		{
 			ID: "container.privileged", Level: High, Category: CatPrivilegeEscalation,
-			Message: "Runs a container with host-level privileges",
+			CertainWhen: "it is privileged, shares the host's namespaces or mounts the runtime socket or system directories",
+			Message:     "Runs a container with host-level privileges",
 			Match: []string{"docker run --rm --privileged -v /dev:/dev alpine fdisk -l", "docker run --rm -v /:/host alpine ls /host/etc", "docker run --rm -it -v $HOME:/data alpine sh",
 				"docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli ps", "docker run --pid=host alpine ps", "docker run --cap-add SYS_ADMIN alpine mount",
 				"podman run --security-opt seccomp=unconfined fedora", "docker run -v /etc:/etc:ro alpine cat /etc/shadow", "docker compose run -v /:/host app sh"},
 			NoMatch: []string{"docker run --rm -p 5432:5432 -e POSTGRES_PASSWORD=test postgres:16", "docker run -v $(pwd):/app -w /app node:20 npm test",
 				"docker run -v /etc/localtime:/etc/localtime:ro alpine date", "docker run --cap-add NET_BIND_SERVICE nginx"},
-			exec: cloudRule(ctrPrivileged),
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				msg, ok := cloudRule(ctrPrivileged)(c, s)
+				if ok && !ctrHomeMountOnly(msg) {
+					c.certainty = certaintySure // policy: privileged containers, the docker socket
+				}
+				return msg, ok
+			},
 		},
 		{
 			ID: "container.secrets", Level: High, Category: CatCredentialAccess,
@@ -193,7 +200,7 @@ func cloudRules() []*Rule {
 			exec:    cloudRule(dbEscalate),
 		},
 		{
-			ID: "db.sql-secret-read", Level: High, Category: CatCredentialAccess,
+			ID: "db.sql-secret-read", Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Runs SQL that reads server files, password hashes or secret columns in bulk",
 			Match: []string{"psql -c \"SELECT pg_read_file('/etc/passwd')\"", "mysql -e 'SELECT LOAD_FILE(\"/root/.ssh/id_rsa\")'",
 				"psql -h localhost -c 'SELECT usename, passwd FROM pg_shadow'", "mysql -e 'SELECT user, authentication_string FROM mysql.user'",
@@ -2808,4 +2815,20 @@ func dbLocal(c *execCtx, conn []string) bool {
 		}
 	}
 	return seen
+}
+
+// ctrHomeMountOnly reports a container.privileged message whose only privilege is a mount of
+// the home directory: host access a human may well intend (a scratch container over one's
+// files), asked about rather than denied like --privileged or the runtime socket.
+func ctrHomeMountOnly(msg string) bool {
+	if !strings.Contains(msg, "(the home directory)") {
+		return false
+	}
+	for _, w := range []string{"--privileged", "socket", "whole filesystem", "--pid", "--cap-add", "--security-opt", "system location",
+		"--device", "vital directory", "--userns", "--uts", "--ipc", "--network", "--net"} {
+		if strings.Contains(msg, w) {
+			return false
+		}
+	}
+	return true
 }

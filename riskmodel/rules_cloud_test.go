@@ -22,7 +22,7 @@ func TestCloudVerdicts(t *testing.T) {
 		{"docker compose logs --tail 100 api", Allow, "cloud.read", ""},
 		{"kubectl apply -f k8s/ --dry-run=server", Allow, "cloud.read", "cloud.change"},
 		// Secrets are the credential rules' business, not a plain read.
-		{"kubectl get secret db-creds -n production -o yaml", Ask, "cred.secret-store", "cloud.read"},
+		{"kubectl get secret db-creds -n production -o yaml", Deny, "cred.secret-store", "cloud.read"},
 		{"helm get values api -n production", Ask, "cloud.read-values", "cloud.read"},
 		// Changes to shared systems are asked about.
 		{"kubectl apply -f k8s/ -n staging", Ask, "cloud.change", ""},
@@ -63,10 +63,10 @@ func TestCloudContainerVerdicts(t *testing.T) {
 		{"docker volume rm billing-service_pgdata", Ask, "container.volume-delete", ""},
 		{"docker system prune -a --volumes -f", Ask, "container.volume-delete", ""},
 		{"docker compose down -v", Ask, "container.volume-delete", ""},
-		{"docker run --rm --privileged -v /dev:/dev alpine fdisk -l", Ask, "container.privileged", ""},
-		{"docker run --rm -v /:/host alpine ls /host/etc", Ask, "container.privileged", "container.escape"},
+		{"docker run --rm --privileged -v /dev:/dev alpine fdisk -l", Deny, "container.privileged", ""},
+		{"docker run --rm -v /:/host alpine ls /host/etc", Deny, "container.privileged", "container.escape"},
 		{"docker run --rm -it -v $HOME:/data alpine sh", Ask, "container.privileged", ""},
-		{"sudo docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli ps", Ask, "container.privileged", ""},
+		{"sudo docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli ps", Deny, "container.privileged", ""},
 		{"docker run --rm -e AWS_SECRET_ACCESS_KEY -e AWS_ACCESS_KEY_ID ghcr.io/unknown-org/s3-helper sync", Ask, "container.secrets", ""},
 		{"docker run --network host nginx", Ask, "container.host-access", ""},
 		{"docker run --rm --privileged -v /:/host alpine chroot /host sh -c 'echo \"agent::0:0::/root:/bin/sh\" >> /etc/passwd'", Deny, "container.escape", ""},

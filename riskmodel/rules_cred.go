@@ -188,6 +188,59 @@ func secretCommand(s *Segment) (string, bool) {
 	return "", false
 }
 
+// secretValueRead reports a secretCommand match that certainly puts a stored secret's value in
+// front of the agent with no need stated: docs/policy.md denies reading credential stores
+// without need, and asks about one secret read for a stated reason. Not certain: a request
+// that states a reason; sign-in flows whose token is handed to another program (aws ecr
+// get-login-password | docker login, eval $(aws sts …)); commands that list names or mint new
+// credentials (kubectl get secrets, kubectl describe, iam create-access-key); access tokens
+// of the user's own cloud session, which API calls routinely need.
+func secretValueRead(c *execCtx, s *Segment) bool {
+	if strings.TrimSpace(c.req.Justification) != "" {
+		return false
+	}
+	for _, o := range c.segs {
+		if o.PipeIn != s {
+			continue
+		}
+		switch o.Name() {
+		case "base64", "cat", "tee", "pbcopy", "xclip", "xsel", "wl-copy", "head", "tail", "cut", "tr", "sed", "awk", "grep", "echo":
+		case "jq", "yq":
+			if strings.Contains(strings.Join(o.Args, " "), "keys") {
+				return false // names only
+			}
+		default:
+			return false // consumed by another program, which its own rules judge
+		}
+	}
+	n, a := s.Name(), s.sub(0)
+	switch {
+	case n == "security", n == "gh", n == "glab", n == "git", n == "gpg", n == "secret-tool", n == "keyring",
+		n == "op", n == "bw", n == "lpass", n == "gopass", n == "keepassxc-cli", n == "pass", n == "vault" && a != "token":
+		return true
+	case n == "aws":
+		return a == "secretsmanager" || a == "ssm" || a == "configure"
+	case n == "gcloud":
+		return a == "secrets"
+	case n == "az":
+		return a == "keyvault" || a == "storage"
+	case n == "kubectl" || n == "oc":
+		if a == "config" {
+			return true // config view --raw
+		}
+		if a != "get" {
+			return false // describe shows sizes, create token mints one
+		}
+		o, _ := optValue(s.Args[1:], "-o", "--output")
+		return o != "" && o != "name" && o != "wide"
+	case n == "doppler", n == "infisical":
+		return !s.arg("--only-names")
+	case n == "heroku":
+		return strings.HasPrefix(a, "config")
+	}
+	return false
+}
+
 // isSecretKind reports a kubectl resource word naming Secrets (secret, secrets, secret/x,
 // secrets.v1, a list with secret in it: pods,secrets).
 func isSecretKind(w string) bool {
@@ -415,7 +468,7 @@ func credRules() []*Rule {
 			},
 		},
 		{
-			ID: "cred.metadata", Level: High, Category: CatCredentialAccess,
+			ID: "cred.metadata", Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Queries the cloud instance metadata service, which hands out credentials",
 			Match: []string{"curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/", "curl -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/",
 				"curl http://2852039166/latest/meta-data/", "curl 'http://[::ffff:a9fe:a9fe]/latest/api/token'", "wget -qO- http://instance-data./latest/", "curl http://169.254.169.254.nip.io/"},
@@ -447,14 +500,26 @@ func credRules() []*Rule {
 			},
 		},
 		{
-			ID: "cred.read", Level: High, Category: CatCredentialAccess,
-			Message: "Reads credential material",
+			ID: "cred.read", Level: High, Category: CatCredentialAccess, Certain: true,
+			CertainWhen: "the store lies outside the workspace (a key, cloud credentials, a token or browser store)",
+			Message:     "Reads credential material",
 			Match: []string{"cat ~/.aws/credentials", "cat .env", "cp ~/.ssh/id_rsa ./key", "base64 ~/.kube/config", "sudo cat /etc/shadow", "tar czf keys.tgz ~/.ssh/id_ed25519", "grep token ~/.config/gh/hosts.yml",
 				"cat ~/.aws/{credentials,config}", "cat ~/.s*/id_*", "head ~/.aws/*", "cat ~alice/.ssh/id_rsa", "cat /proc/self/root/home/dev/.pgpass", "cat /mnt/c/Users/bob/.git-credentials",
 				"tar czf x.tgz ~/.config", "cat ~/.claude/.credentials.json", "cat /proc/1/mem"},
 			NoMatch: []string{"cat .env.example", "ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "ssh -i ~/.ssh/id_rsa host true", "chmod 600 ~/.ssh/config", "cat ~/.ssh/*.pub", "tar czf src.tgz src", "cat ~/notes/*.md"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if rs := credReads(c, s); len(rs) > 0 {
+					// A .env inside the project is the project's own configuration: asked about.
+					// A store of the user's (keys, cloud credentials, tokens) is denied.
+					c.certainty = certaintyUnsure
+					for _, p := range rs {
+						if s.Name() == "mv" {
+							break // moved aside, not read: asked about like other moves outside the workspace
+						}
+						if c.target(p).zone != ZoneWorkspace {
+							c.certainty = certaintySure
+						}
+					}
 					return "Reads credential material (" + rs[0] + ")", true
 				}
 				return "", false
@@ -471,16 +536,21 @@ func credRules() []*Rule {
 		},
 		{
 			ID: "cred.secret-store", Level: High, Category: CatCredentialAccess,
-			Message: "Reads secrets from a keychain, password manager or cloud CLI",
+			CertainWhen: "it prints a stored secret's value with no reason stated",
+			Message:     "Reads secrets from a keychain, password manager or cloud CLI",
 			Match: []string{"security find-generic-password -s github -w", "gh auth token", "kubectl get secret db-creds -o yaml", "aws secretsmanager get-secret-value --secret-id prod/db", "gcloud auth print-access-token",
 				"gcloud auth application-default print-access-token", "git credential fill", "kubectl -n prod create token deployer", "aws ecr get-login-password --region us-east-1", "heroku auth:token"},
 			NoMatch: []string{"gh auth status", "kubectl get pods", "aws s3 ls"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				return secretCommand(s)
+				msg, ok := secretCommand(s)
+				if ok && secretValueRead(c, s) {
+					c.certainty = certaintySure
+				}
+				return msg, ok
 			},
 		},
 		{
-			ID: "cred.secret-var", Level: High, Category: CatCredentialAccess,
+			ID: "cred.secret-var", Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Prints a secret held in an environment variable",
 			Match:   []string{"echo $GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY", "printf '%s' \"$OPENAI_API_KEY\""},
 			NoMatch: []string{"printenv PATH", "echo $HOME"},

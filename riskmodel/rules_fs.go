@@ -240,12 +240,18 @@ func fsRules() []*Rule {
 		},
 		{
 			ID: "fs.write.git-hook", Level: High, Category: CatPersistence,
-			Message: "Writes a git hook, which git runs on its own at the next commit, checkout or push",
-			Match:   []string{"cp hook.sh .git/hooks/pre-commit", "echo 'curl x' > .husky/pre-push"},
-			NoMatch: []string{"cat .git/hooks/pre-commit.sample", "cp .git/hooks/pre-commit.sample /tmp/x"},
+			CertainWhen: "it writes the repository's own hooks directory (.git/hooks), which nobody reviews",
+			Message:     "Writes a git hook, which git runs on its own at the next commit, checkout or push",
+			Match:       []string{"cp hook.sh .git/hooks/pre-commit", "echo 'curl x' > .husky/pre-push"},
+			NoMatch:     []string{"cat .git/hooks/pre-commit.sample", "cp .git/hooks/pre-commit.sample /tmp/x"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "high" {
+						// .git/hooks is outside version control; a hook manager's tracked
+						// directory (.husky) is the project's own, reviewed file: asked about.
+						if strings.Contains(orStr(t.abs, t.arg), ".git/hooks/") {
+							c.certainty = certaintySure
+						}
 						return "Changes " + orStr(t.abs, t.arg) + " (" + e.What + "), which runs on its own later", true
 					}
 				}

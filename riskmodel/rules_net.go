@@ -701,15 +701,17 @@ func netRules() []*Rule {
 		},
 		{
 			ID: "net.expose", Level: High, Category: CatDataExfiltration,
-			Message: "Exposes a local service or files to the network",
-			Match:   []string{"ngrok http 3000", "nc -l 4444", "python3 -m http.server 8000 --bind 0.0.0.0", "cloudflared tunnel --url http://localhost:8080"},
-			NoMatch: []string{"python3 -m http.server --bind 127.0.0.1", "npm run dev"},
+			CertainWhen: "a tunnel publishes a local service to the internet",
+			Message:     "Exposes a local service or files to the network",
+			Match:       []string{"ngrok http 3000", "nc -l 4444", "python3 -m http.server 8000 --bind 0.0.0.0", "cloudflared tunnel --url http://localhost:8080"},
+			NoMatch:     []string{"python3 -m http.server --bind 127.0.0.1", "npm run dev"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
 				case "ngrok", "cloudflared", "lt", "localtunnel", "bore", "serveo", "frpc", "tailscale":
 					if s.Name() == "tailscale" && s.sub(0) != "funnel" && s.sub(0) != "serve" {
 						return "", false
 					}
+					c.certainty = certaintySure // docs/policy.md: tunnels that expose local services
 					return "Publishes a local service to the internet through " + s.Name(), true
 				case "nc", "ncat", "netcat":
 					if s.hasFlag("l", "--listen") {

@@ -12,7 +12,7 @@ var envSetupTools = map[string]bool{"ssh-agent": true, "direnv": true, "pyenv": 
 func shellRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "shell.decoded-exec", Level: High, Category: CatRemoteCodeExecution,
+			ID: "shell.decoded-exec", Level: High, Category: CatRemoteCodeExecution, Certain: true,
 			Message: "Runs code that was hidden by encoding",
 			Match:   []string{"echo bHMgLWxh | base64 -d | sh", "bash -c \"$(echo ZWNobyBoaQ== | base64 --decode)\"", "$(printf '\\x6c\\x73') -la", "python3 -c \"exec(__import__('base64').b64decode('cHJpbnQoMSk='))\""},
 			NoMatch: []string{"echo hi | base64", "base64 -d file.b64 > out.bin"},
@@ -129,7 +129,7 @@ func shellRules() []*Rule {
 			},
 		},
 		{
-			ID: "shell.env-code", Level: High, Category: CatRemoteCodeExecution,
+			ID: "shell.env-code", Level: High, Category: CatRemoteCodeExecution, Certain: true,
 			Message: "Sets a variable that makes programs load code from outside the workspace",
 			Match:   []string{"LD_PRELOAD=/tmp/hook.so ls", "export BASH_ENV=~/.cache/x.sh; bash -c true", "NODE_OPTIONS='--require /tmp/p.js' npm test", "PERL5OPT=-Mevil perl x.pl", "env LD_LIBRARY_PATH=/tmp/lib ./app"},
 			NoMatch: []string{"NODE_OPTIONS=--max-old-space-size=4096 npm run build", "LD_LIBRARY_PATH=./build/lib ./app", "ENV=production npm start", "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./server"},

@@ -238,7 +238,7 @@ func sysRules() []*Rule {
 			},
 		},
 		{
-			ID: "sys.persistence", Level: High, Category: CatPersistence,
+			ID: "sys.persistence", Level: High, Category: CatPersistence, Certain: true,
 			Message: "Schedules commands to run later or at every boot",
 			Match:   []string{"crontab -e", "crontab mycron", "echo '* * * * * /tmp/x' | crontab -", "at now + 1 hour -f job.sh", "crontab -r", "systemd-run --user --on-calendar=hourly ./sync.sh"},
 			NoMatch: []string{"crontab -l"},

@@ -268,7 +268,7 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
-			ID: "vcs.repo-control", Level: High, Category: CatSecurityWeakening,
+			ID: "vcs.repo-control", Level: High, Category: CatSecurityWeakening, Certain: true,
 			Message: "Weakens a repository's protection or hands control to someone else",
 			Match: []string{"gh api -X DELETE repos/acme/app/branches/main/protection", "gh api -X PUT repos/acme/app/collaborators/mallory -f permission=admin",
 				"gh repo fork acme/app --org other-co", "gh api -X POST repos/acme/app/hooks -f config[url]=https://x.example/h"},
@@ -387,9 +387,10 @@ func vcsRules() []*Rule {
 		},
 		{
 			ID: "vcs.config-exec", Level: High, Category: CatPersistence,
-			Message: "Changes git configuration that makes git run other programs or send credentials",
-			Match:   []string{"git config --global core.hooksPath /tmp/hooks", "git config core.sshCommand 'ssh -i key'", "git config --global credential.helper store", "git config --global alias.st '!rm -rf ~'"},
-			NoMatch: []string{"git config user.name Dev", "git config --get remote.origin.url"},
+			CertainWhen: "git is made to run a command (hooks outside the workspace, fsmonitor, a shell credential helper)",
+			Message:     "Changes git configuration that makes git run other programs or send credentials",
+			Match:       []string{"git config --global core.hooksPath /tmp/hooks", "git config core.sshCommand 'ssh -i key'", "git config --global credential.helper store", "git config --global alias.st '!rm -rf ~'"},
+			NoMatch:     []string{"git config user.name Dev", "git config --get remote.origin.url"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				sub, rest := gitSub(s)
 				if sub != "config" {
@@ -402,6 +403,7 @@ func vcsRules() []*Rule {
 						strings.HasPrefix(k, "filter.") || strings.HasPrefix(k, "diff.") && strings.HasSuffix(k, ".textconv") ||
 						strings.HasPrefix(k, "alias.") && i+1 < len(rest) && strings.HasPrefix(rest[i+1], "!") {
 						if i+1 < len(rest) {
+							c.certainty = gitConfigExecCertainty(c, k, rest[i+1])
 							return "Sets git " + a + ", which makes git run or hand credentials to another program", true
 						}
 					}
@@ -411,15 +413,19 @@ func vcsRules() []*Rule {
 		},
 		{
 			ID: "vcs.config-insecure", Level: High, Category: CatSecurityWeakening,
-			Message: "Turns off TLS verification for git",
-			Match:   []string{"git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x/y"},
-			NoMatch: []string{"git config --global http.sslVerify true"},
+			CertainWhen: "it is switched off globally (--global, --system)",
+			Message:     "Turns off TLS verification for git",
+			Match:       []string{"git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x/y"},
+			NoMatch:     []string{"git config --global http.sslVerify true"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if s.Name() != "git" {
 					return "", false
 				}
 				joined := strings.ToLower(strings.Join(s.Args, " "))
 				if strings.Contains(joined, "http.sslverify false") || strings.Contains(joined, "http.sslverify=false") || strings.Contains(joined, "http.sslverify 0") {
+					if sub, _ := gitSub(s); sub == "config" && s.arg("--global", "--system") {
+						c.certainty = certaintySure // policy: TLS verification off globally; one clone is asked about
+					}
 					return "Turns off TLS certificate checks for git, exposing fetches and pushes to interception", true
 				}
 				return "", false
@@ -479,9 +485,10 @@ func vcsRules() []*Rule {
 		},
 		{
 			ID: "vcs.gh-destructive", Level: High, Category: CatDataDeletion,
-			Message: "Deletes or archives a GitHub repository or release",
-			Match:   []string{"gh repo delete org/app --yes", "gh release delete v1.0", "gh api -X DELETE repos/org/app", "glab api -X DELETE projects/42", "glab repo delete acme/app --yes"},
-			NoMatch: []string{"gh pr list", "gh api repos/org/app"},
+			CertainWhen: "it deletes a whole repository",
+			Message:     "Deletes or archives a GitHub repository or release",
+			Match:       []string{"gh repo delete org/app --yes", "gh release delete v1.0", "gh api -X DELETE repos/org/app", "glab api -X DELETE projects/42", "glab repo delete acme/app --yes"},
+			NoMatch:     []string{"gh pr list", "gh api repos/org/app"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if s.Name() != "gh" && s.Name() != "glab" {
 					return "", false
@@ -489,6 +496,9 @@ func vcsRules() []*Rule {
 				a, b := s.sub(0), s.sub(1)
 				m, _ := optValue(s.Args[1:], "-X", "--method")
 				if b == "delete" || b == "archive" || a == "api" && strings.EqualFold(m, "DELETE") {
+					if a == "repo" && b == "delete" || a == "api" && wholeRepoPath(s) {
+						c.certainty = certaintySure // policy: deleting repositories
+					}
 					return "Runs gh " + a + " " + b + ", deleting data on GitHub", true
 				}
 				return "", false
@@ -519,4 +529,39 @@ func vcsRules() []*Rule {
 			},
 		},
 	}
+}
+
+// gitConfigExecCertainty says whether setting git config key k to v certainly makes git run a
+// program nobody reviewed (docs/policy.md: git hooks paths and config keys that run programs):
+// hooks outside the workspace, an fsmonitor or credential helper that is a shell command. A
+// project's own hooks directory, an editor, a pager, an alias or a named credential helper
+// (osxkeychain, manager, store) is everyday configuration: asked about.
+func gitConfigExecCertainty(c *execCtx, k, v string) certainty {
+	switch {
+	case strings.HasPrefix(k, "core.hookspath"):
+		if t := c.target(v); t.zone == ZoneWorkspace {
+			return certaintyUnsure
+		}
+		return certaintySure
+	case strings.HasPrefix(k, "core.fsmonitor"):
+		if lv := strings.ToLower(v); lv == "true" || lv == "false" {
+			return certaintyUnsure
+		}
+		return certaintySure
+	case strings.HasPrefix(k, "credential.") && strings.HasPrefix(strings.TrimSpace(v), "!"):
+		return certaintySure
+	}
+	return certaintyUnsure
+}
+
+// wholeRepoPath reports a gh/glab api call whose path names a whole repository or project
+// (repos/OWNER/NAME, projects/ID), not something inside one.
+func wholeRepoPath(s *Segment) bool {
+	for _, a := range s.Args[1:] {
+		p := strings.Trim(a, "/")
+		if parts := strings.Split(p, "/"); parts[0] == "repos" && len(parts) == 3 || parts[0] == "projects" && len(parts) == 2 {
+			return true
+		}
+	}
+	return false
 }

@@ -52,9 +52,9 @@ func TestSQLRisk(t *testing.T) {
 // TestSQLExecAndMCPAgree: the same statement rated through psql and an MCP postgres tool.
 func TestSQLExecAndMCPAgree(t *testing.T) {
 	runExecCases(t, []execCase{
-		{"psql -h db.internal -c \"SELECT pg_read_file('/var/lib/postgresql/.pgpass')\"", Ask, "db.sql-secret-read", ""},
+		{"psql -h db.internal -c \"SELECT pg_read_file('/var/lib/postgresql/.pgpass')\"", Deny, "db.sql-secret-read", ""},
 		{"psql \"$DATABASE_URL\" -c \"COPY x FROM PROGRAM 'id'\"", Deny, "db.sql-escalate", ""},
-		{"mysql -h 127.0.0.1 -e \"SELECT LOAD_FILE('/etc/passwd')\"", Ask, "db.sql-secret-read", ""},
+		{"mysql -h 127.0.0.1 -e \"SELECT LOAD_FILE('/etc/passwd')\"", Deny, "db.sql-secret-read", ""},
 		{"psql -c 'SELECT count(*) FROM users'", Allow, "db.read", ""},
 	})
 }

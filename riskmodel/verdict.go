@@ -13,7 +13,7 @@ func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdic
 	m := a.policy.mappingFor(kind)
 	for i := range findings {
 		if findings[i].Decision == 0 {
-			findings[i].Decision = m.Decide(findings[i].Level, findings[i].Contained)
+			findings[i].Decision = m.Decide(findings[i].Level, findings[i].Contained, findings[i].Certain)
 		}
 		// Findings quote the request; a token in a command must not travel on in the
 		// assessment (to a log, an audit record, a prompt, a terminal).

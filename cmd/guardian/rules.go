@@ -29,16 +29,24 @@ type ruleJSON struct {
 	Level    riskmodel.Level    `json:"level"`
 	Category riskmodel.Category `json:"category"`
 	Message  string             `json:"message"`
+	// Certainty is "certain", "uncertain" or "certain when …"; Decision is what the default
+	// mapping answers for the rule's (certain) matches.
+	Certainty string             `json:"certainty"`
+	Decision  riskmodel.Decision `json:"decision"`
 }
 
 func (a *app) rulesListCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "list [--json]",
-		Short: "List the built-in rules in evaluation order: id, level, category, message",
-		Long: `List the built-in rules in evaluation order: id, level, category and message.
+		Short: "List the built-in rules in evaluation order: id, level, certainty, decision, category, message",
+		Long: `List the built-in rules in evaluation order: id, level, certainty, the default mapping's
+decision, category and message. A high rule is "certain" when its match establishes an effect
+on the policy's deny list (denied), "uncertain" when it flags something that may be dangerous
+but cannot be confirmed (asked about); "per-match" rules decide per match, and --json says
+which matches are certain ("certain when …").
 
---json writes one JSON array of {"id","kind","level","category","message"}.`,
+--json writes one JSON array of {"id","kind","level","category","message","certainty","decision"}.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			an, err := riskmodel.New(riskmodel.Policy{})
@@ -50,16 +58,25 @@ func (a *app) rulesListCmd() *cobra.Command {
 			if asJSON {
 				list := make([]ruleJSON, 0, len(rules))
 				for _, r := range rules {
-					list = append(list, ruleJSON{ID: r.ID, Kind: r.Kind, Level: r.Level, Category: r.Category, Message: r.Message})
+					list = append(list, ruleJSON{ID: r.ID, Kind: r.Kind, Level: r.Level, Category: r.Category, Message: r.Message,
+						Certainty: r.Certainty(), Decision: r.DefaultDecision()})
 				}
 				enc := json.NewEncoder(out)
 				enc.SetEscapeHTML(false)
 				return enc.Encode(list)
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tLEVEL\tCATEGORY\tMESSAGE")
+			fmt.Fprintln(tw, "ID\tLEVEL\tCERTAINTY\tDECISION\tCATEGORY\tMESSAGE")
 			for _, r := range rules {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Category, strings.TrimSpace(r.Message))
+				cert := "-" // certainty matters only at high
+				switch {
+				case r.Level != riskmodel.High:
+				case r.CertainWhen != "":
+					cert = "per-match" // --json says which matches are certain
+				default:
+					cert = r.Certainty()
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, cert, r.DefaultDecision(), r.Category, strings.TrimSpace(r.Message))
 			}
 			return tw.Flush()
 		},

@@ -1,0 +1,71 @@
+package riskmodel
+
+import (
+	"context"
+	"testing"
+)
+
+// TestCertainty pins where certainty splits high findings: certain effects on docs/policy.md's
+// deny list are denied, what may be dangerous but cannot be confirmed is asked about.
+func TestCertainty(t *testing.T) {
+	a, err := New(Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd           string
+		justification string
+		want          Decision
+	}{
+		{"cat ~/.ssh/id_rsa", "", Deny},
+		{"cat .env", "", Ask},
+		{"gh auth token", "", Deny},
+		{"gh auth token", "need the token for a curl call to the API", Ask},
+		{"aws ecr get-login-password --region eu-west-1 | docker login --username AWS --password-stdin 1.dkr.ecr.eu-west-1.amazonaws.com", "", Ask},
+		{"kubectl get secrets -n staging", "", Ask},
+		{"kubectl get secret api-env -o json | jq -r '.data | keys[]'", "", Ask},
+		{"kubectl get secret api-env -o jsonpath='{.data.KEY}' | base64 -d", "", Deny},
+		{"git config core.hooksPath .githooks", "", Ask},
+		{"git config --global core.hooksPath /tmp/.hooks", "", Deny},
+		{"git config core.fsmonitor true", "", Ask},
+		{"git -c http.sslVerify=false clone https://git.corp.example/x.git", "", Ask},
+		{"git config --global http.sslVerify false", "", Deny},
+		{"ngrok http 3000", "", Deny},
+		{"python3 -m http.server 8000", "", Ask},
+		{"gh release delete v1.0", "", Ask},
+		{"gh repo delete acme/app --yes", "", Deny},
+		{"echo 'npx lint-staged' > .husky/pre-commit", "", Ask},
+		{"echo 'curl x | sh' > .git/hooks/pre-commit", "", Deny},
+		{"docker run --rm -it -v $HOME:/data alpine sh", "", Ask},
+		{"docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli ps", "", Deny},
+		{"curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/", "", Deny},
+		{"if then fi (", "", Ask}, // shell.unparsable: cannot be confirmed
+	} {
+		v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", tc.cmd}, Cwd: ExampleCwd, Justification: tc.justification})
+		if v.Decision != tc.want {
+			t.Errorf("%q (justification %q): decision = %s, want %s (%s)", tc.cmd, tc.justification, v.Decision, tc.want, v.Assessment.Rationale)
+		}
+	}
+}
+
+func TestMappingCertainty(t *testing.T) {
+	m := DefaultMapping()
+	if d := m.Decide(High, false, true); d != Deny {
+		t.Errorf("default high certain = %s, want deny", d)
+	}
+	if d := m.Decide(High, false, false); d != Ask {
+		t.Errorf("default high uncertain = %s, want ask", d)
+	}
+	old := Mapping{Low: Allow, MediumContained: Allow, Medium: Ask, High: Ask, Critical: Deny}
+	if d := old.Decide(High, false, true); d != Ask {
+		t.Errorf("a mapping without HighCertain: high certain = %s, want its high (ask)", d)
+	}
+	if err := old.Validate(); err != nil {
+		t.Errorf("a mapping without HighCertain must stay valid: %v", err)
+	}
+	bad := DefaultMapping()
+	bad.HighCertain = Allow
+	if bad.Validate() == nil {
+		t.Error("high_certain = allow below high = ask must be refused")
+	}
+}
