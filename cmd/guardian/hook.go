@@ -91,6 +91,7 @@ exactly allow, deny or ask. Whatever goes wrong, it prints ask.`,
 // 0 and the reply's own (2 for a block): every failure has already become the protocol's
 // fail-safe reply inside hook.Run.
 func (a *app) answerHook(cmd *cobra.Command, p hook.Protocol, deadline time.Duration) error {
+	a.injectFault("start")
 	r := hook.Run(cmd.Context(), p, hook.Input{Stdin: cmd.InOrStdin(), Getenv: a.getenv}, a.hookDecide(cmd), deadline)
 	if len(r.Stdout) > 0 {
 		if _, err := a.stdout.Write(r.Stdout); err != nil {
