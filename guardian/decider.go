@@ -28,6 +28,11 @@ type Caller struct {
 	// AgentID is the host's id of the sub-agent instance (the payload's agent_id), so that
 	// audit records of one sub-agent run can be told from those of another of the same type.
 	AgentID string `json:"agent_id,omitempty"`
+	// Monitor marks a call from a hook installed in monitor mode (`hook install HOST
+	// --monitor`): the decision is recorded but the host was given no verdict, so its own
+	// permission flow decided. It travels with the caller so that the audit record — written
+	// in-process or by guardian serve — says the decision was not enforced.
+	Monitor bool `json:"monitor,omitempty"`
 }
 
 // AgentRole is what a host says about the agent that asked: its main agent, a sub-agent the

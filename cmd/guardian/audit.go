@@ -189,6 +189,9 @@ func callerText(r audit.Record) string {
 			parts = append(parts, kv[0]+" "+printable(kv[1]))
 		}
 	}
+	if c.Monitor {
+		parts = append(parts, "monitor: not enforced")
+	}
 	if len(parts) == 0 {
 		return "unknown caller"
 	}

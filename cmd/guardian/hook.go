@@ -57,16 +57,23 @@ func hostNames() []string {
 
 // hookRunCmd is `guardian hook HOST`.
 func (a *app) hookRunCmd(name, short string, p hook.Protocol) *cobra.Command {
-	var deadline time.Duration
+	var (
+		deadline time.Duration
+		monitor  bool
+	)
 	c := &cobra.Command{
-		Use:   name + " [--deadline 8s]",
+		Use:   name + " [--deadline 8s] [--monitor]",
 		Short: short,
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if monitor {
+				return a.answerHook(cmd, hook.Monitor(p), deadline)
+			}
 			return a.answerHook(cmd, p, deadline)
 		},
 	}
 	c.Flags().DurationVar(&deadline, "deadline", hook.DefaultDeadline, "answer within `DURATION`, whatever happens (keep it below the host's hook timeout)")
+	c.Flags().BoolVar(&monitor, "monitor", false, "monitor mode: review and record every call in the audit log, but give the host no verdict (its own permissions decide)")
 	return c
 }
 
@@ -91,6 +98,7 @@ exactly allow, deny or ask. Whatever goes wrong, it prints ask.`,
 // 0 and the reply's own (2 for a block): every failure has already become the protocol's
 // fail-safe reply inside hook.Run.
 func (a *app) answerHook(cmd *cobra.Command, p hook.Protocol, deadline time.Duration) error {
+	a.injectFault("start")
 	r := hook.Run(cmd.Context(), p, hook.Input{Stdin: cmd.InOrStdin(), Getenv: a.getenv}, a.hookDecide(cmd), deadline)
 	if len(r.Stdout) > 0 {
 		if _, err := a.stdout.Write(r.Stdout); err != nil {

@@ -23,6 +23,9 @@ type installFlags struct {
 	timeout int
 	command string
 	config  string // the host's config location (Host.ConfigFlag)
+	// monitor installs the hook in monitor mode (hook HOST --monitor): decisions are
+	// recorded, the host gets no verdict — a trial period before guardian is enforced.
+	monitor bool
 }
 
 // DefaultHookTimeout is the host timeout (seconds) the installers write. The hook's own
@@ -47,14 +50,19 @@ For Codex the trust entry in $CODEX_HOME/config.toml is written too: Codex silen
 hook it has not been told to trust.
 
 The hook command is this executable's absolute path (or --command), with --deadline set
-five seconds below the host timeout.`,
+five seconds below the host timeout.
+
+--monitor installs the hook in monitor mode, for a trial period: guardian reviews every call
+and records its decision in the audit log (marked "monitor: not enforced"), but gives the
+host no verdict, so the host's own permissions decide as if guardian were not there.
+guardian verify reports the mode; install again without --monitor to enforce.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: groupRunE,
 	}
 	for _, h := range hook.Hosts() {
 		f := &installFlags{}
 		sub := &cobra.Command{
-			Use:   h.Name + " [--write] [--" + h.ConfigFlag + " PATH] [--timeout 15]",
+			Use:   h.Name + " [--write] [--" + h.ConfigFlag + " PATH] [--timeout 15] [--monitor]",
 			Short: "Install guardian as " + h.Title + "'s " + h.Verify.Event + " hook",
 			Args:  usageArgs(cobra.NoArgs),
 			RunE:  func(cmd *cobra.Command, _ []string) error { return a.installHost(h, *f) },
@@ -63,6 +71,7 @@ five seconds below the host timeout.`,
 		sub.Flags().BoolVar(&f.write, "write", false, "edit the host's config file (keeping a backup) instead of printing")
 		sub.Flags().IntVar(&f.timeout, "timeout", defaultHookTimeout, "the host's hook timeout in `SECONDS` (at least 7)")
 		sub.Flags().StringVar(&f.command, "command", "", "the hook `COMMAND` (default: this executable, quoted, with hook HOST --deadline)")
+		sub.Flags().BoolVar(&f.monitor, "monitor", false, "monitor mode: record every decision but give the host no verdict (a trial period)")
 		c.AddCommand(sub)
 	}
 	return c
@@ -74,6 +83,9 @@ func (a *app) hookCommand(f installFlags, host string) (string, error) {
 		return "", usageErrorf("hook install: --timeout %d is too short: the hook needs its deadline (timeout − 5 s) of at least 2 s", f.timeout)
 	}
 	if f.command != "" {
+		if f.monitor && !(hook.Installed{Command: f.command}).Monitor() {
+			return "", usageErrorf("hook install: --monitor with --command: put --monitor in the command itself")
+		}
 		return f.command, nil
 	}
 	exe, err := a.executable()
@@ -86,7 +98,11 @@ func (a *app) hookCommand(f installFlags, host string) (string, error) {
 			"Install guardian first — go install ./cmd/guardian (it lands in $(go env GOPATH)/bin), or make build and use bin/guardian — "+
 			"and run hook install from that binary, or pass --command", exe, dir)
 	}
-	return fmt.Sprintf("%s hook %s --deadline %ds", shellQuote(exe), host, f.timeout-5), nil
+	command := fmt.Sprintf("%s hook %s --deadline %ds", shellQuote(exe), host, f.timeout-5)
+	if f.monitor {
+		command += " --monitor"
+	}
+	return command, nil
 }
 
 // hostFiles reads the config files of h at the location the flag names.
@@ -138,6 +154,9 @@ func (a *app) installHost(h hook.Host, f installFlags) error {
 		return nil
 	}
 	fmt.Fprintf(a.stdout, "installed guardian's %s hook in %s (timeout %ds)\n", h.Verify.Event, files[0].Path, f.timeout)
+	if f.monitor {
+		fmt.Fprintf(a.stdout, "monitor mode: guardian records every decision in the audit log but gives %s no verdict; install again without --monitor to enforce\n", h.Title)
+	}
 	fmt.Fprintln(a.stdout, h.Done)
 	return nil
 }

@@ -164,7 +164,17 @@ func (a *app) verifyHook(ctx context.Context, r *verifyReport, host hook.Host, f
 			r.check(f.OK, "%s", f.Message)
 		}
 	}
-	for _, c := range canaries(host, project, r.agents) {
+	cs := canaries(host, project, r.agents)
+	if h.Monitor() {
+		// Every canary must come back as no verdict: the host decides, guardian only records.
+		nv := hook.NoVerdict(host.Protocol, v.Event)
+		silent := v.Interpret(nv.Stdout, nv.Exit)
+		r.note("MONITOR MODE: guardian records every decision in the audit log but gives %s no verdict — nothing is enforced; install again without --monitor to enforce", host.Title)
+		for i := range cs {
+			cs[i].want = silent
+		}
+	}
+	for _, c := range cs {
 		start := time.Now()
 		out, code, err := runHookCommand(ctx, h.Command, c.payload, project, timeout)
 		took := time.Since(start).Round(time.Millisecond)

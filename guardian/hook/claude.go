@@ -23,8 +23,9 @@ import (
 // with the reason on stderr, which Claude Code treats as a block for every tool event.
 type Claude struct{}
 
-// Parse reads Claude Code's hook payload. Bash, MCP tools and the file-writing tools (Write,
-// Edit, MultiEdit, NotebookEdit) are reviewed; other tools get no opinion. A call from a
+// Parse reads Claude Code's hook payload. Bash, MCP tools, the file-writing tools (Write,
+// Edit, MultiEdit, NotebookEdit), the file-reading tools (Read, Grep, Glob) and the web tools
+// (WebFetch, WebSearch) are reviewed; other tools get no opinion. A call from a
 // sub-agent carries agent_id and agent_type; a payload without agent_id is the main agent,
 // as Claude Code's hook schema documents ("absent for the main thread, even in --agent
 // sessions").
@@ -156,11 +157,18 @@ func claudeHost() Host {
 		Done: "check it with: guardian verify",
 		Verify: Verifier{
 			Event:          EventPreToolUse,
-			Tools:          []string{"Bash", "mcp__example__tool", "Write", "Edit"},
+			Tools:          []string{"Bash", "mcp__example__tool", "Write", "Edit", "Read", "Grep", "Glob", "WebFetch", "WebSearch"},
 			TimeoutUnit:    time.Second,
 			DefaultTimeout: 60 * time.Second,
 			Find: func(files []File) ([]Installed, error) {
 				return FindInstalled(files[0].Content, EventPreToolUse, "claude")
+			},
+			Check: func(_ []File, h Installed) []Finding {
+				return []Finding{{
+					OK: h.OnFailure == ClaudeOnFailure,
+					Message: fmt.Sprintf(`onFailure is %q, want %q: otherwise Claude Code runs the tool when the hook crashes or times out`,
+						h.OnFailure, ClaudeOnFailure),
+				}}
 			},
 			Payload:   func(command, project string) string { return canaryPayload(EventPreToolUse, command, project) },
 			Held:      "ask",

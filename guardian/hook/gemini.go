@@ -133,6 +133,9 @@ func (Gemini) Parse(stdin []byte, _ func(string) string) (Call, error) {
 	return c, nil
 }
 
+// NoVerdict is {}: Gemini's "no decision", so its own approval mode decides.
+func (Gemini) NoVerdict(string) Reply { return Reply{Stdout: []byte("{}\n")} }
+
 // Answer is {} for allow (and for a file edit guardian has nothing against), a deny with the
 // reason otherwise.
 func (Gemini) Answer(c Call, res guardian.Result) Reply {

@@ -13,9 +13,18 @@ import (
 )
 
 // ClaudeMatcher is the PreToolUse matcher guardian installs for Claude Code: shell commands,
-// the file-writing tools and every MCP tool. Claude Code matches it as a whole-name regular
+// the file-writing tools, the tools that read files (Read, Grep, Glob: a secret store read
+// without a shell), the tools that reach the web (WebFetch, WebSearch: data carried out in a
+// URL or a query) and every MCP tool. Claude Code matches it as a whole-name regular
 // expression, case-sensitively; a bare prefix such as mcp__ would match nothing.
-const ClaudeMatcher = "Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*"
+const ClaudeMatcher = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep|Glob|WebFetch|WebSearch|mcp__.*"
+
+// ClaudeOnFailure is the per-hook onFailure value guardian installs for Claude Code. Claude
+// Code 2.1.328 runs the tool when a hook exits with a status other than 0 or 2 or times out
+// (onFailure "continue", the default); with "block" it stops the call instead, as the real
+// host showed (docs/hosts.md). It does not cover a hook that exits 0 printing garbage — that
+// still runs the tool — so guardian's hook must still always print one valid reply.
+const ClaudeOnFailure = "block"
 
 // CodexMatcher is the PermissionRequest matcher guardian installs for Codex: every request.
 const CodexMatcher = ".*"
@@ -25,6 +34,8 @@ type hookEntry struct {
 	Type    string `json:"type"`
 	Command string `json:"command"`
 	Timeout int    `json:"timeout,omitempty"`
+	// OnFailure is Claude Code's per-hook failure policy ("block" or "continue").
+	OnFailure string `json:"onFailure,omitempty"`
 }
 
 // hookGroup is a matcher with its hook commands.
@@ -46,7 +57,7 @@ func IsGuardianCommand(command, host string) bool {
 func InstallClaude(settings []byte, command string, timeoutSec int) (out []byte, changed bool, err error) {
 	return installJSONHook(settings, EventPreToolUse, "claude", hookGroup{
 		Matcher: ClaudeMatcher,
-		Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec}},
+		Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec, OnFailure: ClaudeOnFailure}},
 	})
 }
 

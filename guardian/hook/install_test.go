@@ -45,7 +45,7 @@ func TestInstallClaude(t *testing.T) {
 	}
 	pre := got.Hooks.PreToolUse
 	if len(pre) != 2 || pre[0].Hooks[0].Command != "lint-commands.sh" || pre[1].Matcher != ClaudeMatcher ||
-		pre[1].Hooks[0] != (hookEntry{Type: "command", Command: cmdClaude, Timeout: 10}) {
+		pre[1].Hooks[0] != (hookEntry{Type: "command", Command: cmdClaude, Timeout: 10, OnFailure: "block"}) {
 		t.Errorf("PreToolUse = %+v", pre)
 	}
 	if len(got.Hooks.PostToolUse) != 1 {
@@ -66,12 +66,13 @@ func TestInstallClaudeNewFile(t *testing.T) {
   "hooks": {
     "PreToolUse": [
       {
-        "matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*",
+        "matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep|Glob|WebFetch|WebSearch|mcp__.*",
         "hooks": [
           {
             "type": "command",
             "command": "guardian hook claude",
-            "timeout": 10
+            "timeout": 10,
+            "onFailure": "block"
           }
         ]
       }
@@ -95,12 +96,13 @@ func TestInstallClaudeRejectsBadSettings(t *testing.T) {
 // TestClaudeMatcher: the matcher is matched as a whole-name regex by Claude Code.
 func TestClaudeMatcher(t *testing.T) {
 	re := regexp.MustCompile("^(?:" + ClaudeMatcher + ")$")
-	for _, name := range []string{"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "mcp__e2e__touch", "mcp__github__create_issue"} {
+	for _, name := range []string{"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep", "Glob", "WebFetch", "WebSearch",
+		"mcp__e2e__touch", "mcp__github__create_issue"} {
 		if !re.MatchString(name) {
 			t.Errorf("matcher misses %s", name)
 		}
 	}
-	for _, name := range []string{"Read", "Grep", "bash", "WebFetch"} {
+	for _, name := range []string{"bash", "Task", "TodoWrite", "ReadMcpResource", "LS"} {
 		if re.MatchString(name) {
 			t.Errorf("matcher covers %s", name)
 		}
@@ -178,13 +180,13 @@ func TestFindInstalled(t *testing.T) {
 		t.Fatalf("found %+v, %v", found, err)
 	}
 	h := found[0]
-	if h.Group != 1 || h.Index != 0 || h.Timeout != 15 {
+	if h.Group != 1 || h.Index != 0 || h.Timeout != 15 || h.OnFailure != "block" {
 		t.Errorf("hook %+v", h)
 	}
 	if d, err := h.Deadline(); err != nil || d.String() != "10s" {
 		t.Errorf("deadline %s, %v", d, err)
 	}
-	if !h.Matches("Bash") || !h.Matches("mcp__db__drop") || h.Matches("Read") {
+	if !h.Matches("Bash") || !h.Matches("mcp__db__drop") || !h.Matches("Read") || h.Matches("TodoWrite") {
 		t.Errorf("matcher %q", h.Matcher)
 	}
 	if d, _ := (Installed{Command: "guardian hook claude"}).Deadline(); d != DefaultDeadline {

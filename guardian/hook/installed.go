@@ -14,6 +14,9 @@ type Installed struct {
 	// Command is the hook command and Timeout its host timeout in seconds (0: unset).
 	Command string
 	Timeout int
+	// OnFailure is the hook's failure policy where the host has one (Claude Code's
+	// "onFailure"; "" when unset).
+	OnFailure string
 	// Group and Index locate the hook in the event's list (Codex's trust key uses them).
 	Group, Index int
 }
@@ -35,7 +38,7 @@ func FindInstalled(content []byte, event, host string) ([]Installed, error) {
 	for g, group := range cfg.Hooks[event] {
 		for i, h := range group.Hooks {
 			if IsGuardianCommand(h.Command, host) {
-				out = append(out, Installed{Matcher: group.Matcher, Command: h.Command, Timeout: h.Timeout, Group: g, Index: i})
+				out = append(out, Installed{Matcher: group.Matcher, Command: h.Command, Timeout: h.Timeout, OnFailure: h.OnFailure, Group: g, Index: i})
 			}
 		}
 	}
@@ -52,6 +55,12 @@ func (h Installed) Matches(tool string) bool {
 	re, err := regexp.Compile("^(?:" + h.Matcher + ")$")
 	return err == nil && re.MatchString(tool)
 }
+
+var monitorFlagRE = regexp.MustCompile(`(^|\s)--monitor(=true)?(\s|$|;)`)
+
+// Monitor reports whether the hook command runs guardian in monitor mode (--monitor): the
+// host gets no verdict, so guardian only records.
+func (h Installed) Monitor() bool { return monitorFlagRE.MatchString(h.Command) }
 
 var deadlineFlagRE = regexp.MustCompile(`--deadline[= ]+'?([0-9][0-9a-zµ.]*)`)
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/guardianhq/guardian/guardian"
@@ -56,6 +57,27 @@ type fileInput struct {
 
 // fileTools are Claude Code's tools that write a file; guardian reviews where they write.
 var fileTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+
+// readToolInput is tool_input of Claude Code's Read, Grep and Glob (Read: file_path, offset,
+// limit, pages; Grep: pattern, path, glob, output_mode, …; Glob: pattern, path). Only the
+// fields that say what is read are taken; the others are ignored, as in every payload.
+type readToolInput struct {
+	FilePath string  `json:"file_path"`
+	Pattern  *string `json:"pattern"`
+	Path     string  `json:"path"`
+}
+
+// webInput is tool_input of Claude Code's WebFetch (url, prompt) and WebSearch (query,
+// allowed_domains, blocked_domains).
+type webInput struct {
+	URL    string  `json:"url"`
+	Prompt string  `json:"prompt"`
+	Query  *string `json:"query"`
+}
+
+// claudeBuiltinServer is the MCP server name a Claude Code WebSearch call is reviewed under:
+// the tool is Claude Code's own, not a configured server's.
+const claudeBuiltinServer = "claude-code"
 
 // parsePayload reads a hook payload and builds the call: Bash → an exec review of
 // `bash -c COMMAND` in the payload's cwd; mcp__SERVER__TOOL → an MCP review of the call's
@@ -134,8 +156,91 @@ func parsePayload(host string, stdin []byte, files bool, isMain func(payload) bo
 			Justification: "the agent's " + p.ToolName + " tool writes this file",
 		})
 		c.Request, c.NeverAllow = &r, true
+	case files && (p.ToolName == "Read" || p.ToolName == "Grep" || p.ToolName == "Glob"):
+		r, err := readRequest(p)
+		if err != nil {
+			return c, err
+		}
+		c.Request, c.NeverAllow = &r, true
+	case files && (p.ToolName == "WebFetch" || p.ToolName == "WebSearch"):
+		r, err := webRequest(p)
+		if err != nil {
+			return c, err
+		}
+		c.Request, c.NeverAllow = &r, true
 	}
 	return c, nil
+}
+
+// readRequest reviews Claude Code's file-reading tools as the shell command that reads the
+// same thing, so that the rules judge a secret store (~/.ssh/id_*, ~/.aws/credentials, .env)
+// read by Read or searched by Grep exactly as they judge cat or grep of it: Read is
+// `cat -- FILE`, Grep `grep -r -e PATTERN -- PATH` and Glob, which only lists names,
+// `ls -d -- PATH/PATTERN` (PATH defaults to the cwd). These are reviewed only to be stopped:
+// an allow is "no opinion" (NeverAllow), so Claude Code's own read permissions still decide.
+func readRequest(p payload) (guardian.Request, error) {
+	var in readToolInput
+	if err := strictjson.Unmarshal(p.ToolInput, &in); err != nil {
+		return guardian.Request{}, fmt.Errorf("%s tool_input: %w", p.ToolName, err)
+	}
+	dir := in.Path
+	if dir == "" {
+		dir = "."
+	}
+	var argv []string
+	switch p.ToolName {
+	case "Read":
+		if in.FilePath == "" {
+			return guardian.Request{}, errors.New(`Read tool_input has no "file_path"`)
+		}
+		argv = []string{"cat", "--", in.FilePath}
+	case "Grep":
+		if in.Pattern == nil {
+			return guardian.Request{}, errors.New(`Grep tool_input has no "pattern"`)
+		}
+		argv = []string{"grep", "-r", "-e", *in.Pattern, "--", dir}
+	default: // Glob
+		if in.Pattern == nil || *in.Pattern == "" {
+			return guardian.Request{}, errors.New(`Glob tool_input has no "pattern"`)
+		}
+		pattern := *in.Pattern
+		if !filepath.IsAbs(pattern) {
+			pattern = filepath.Join(dir, pattern)
+		}
+		argv = []string{"ls", "-d", "--", pattern}
+	}
+	return guardian.ExecRequest(riskmodel.ExecRequest{
+		Command: argv, Cwd: p.Cwd,
+		Justification: "the agent's " + p.ToolName + " tool reads this",
+	}), nil
+}
+
+// webRequest reviews Claude Code's web tools for what they carry out. WebFetch GETs its url
+// (the prompt stays with Claude Code's own model), so it is reviewed as `curl -fsSL -- URL`:
+// a secret or local data in the URL is exfiltration by the same rules as for curl. WebSearch
+// sends its query to a search provider; it is reviewed as a call of the tool WebSearch with
+// the query as its argument, which the MCP rules search for secrets.
+func webRequest(p payload) (guardian.Request, error) {
+	var in webInput
+	if err := strictjson.Unmarshal(p.ToolInput, &in); err != nil {
+		return guardian.Request{}, fmt.Errorf("%s tool_input: %w", p.ToolName, err)
+	}
+	if p.ToolName == "WebFetch" {
+		if in.URL == "" {
+			return guardian.Request{}, errors.New(`WebFetch tool_input has no "url"`)
+		}
+		return guardian.ExecRequest(riskmodel.ExecRequest{
+			Command: []string{"curl", "-fsSL", "--", in.URL}, Cwd: p.Cwd,
+			Justification: "the agent's WebFetch tool fetches this URL",
+		}), nil
+	}
+	if in.Query == nil {
+		return guardian.Request{}, errors.New(`WebSearch tool_input has no "query"`)
+	}
+	return guardian.MCPRequest(riskmodel.MCPRequest{
+		Server: claudeBuiltinServer, Tool: "WebSearch",
+		Arguments: map[string]any{"query": *in.Query},
+	}), nil
 }
 
 // splitMCPName splits mcp__SERVER__TOOL. A server name may itself contain "__"; Claude Code

@@ -16,6 +16,7 @@ const (
 	HeaderAgent     = "Guardian-Agent"      // the agent's name (the host's agent_type), when the host says
 	HeaderAgentRole = "Guardian-Agent-Role" // "main" or "subagent"; absent: the host did not say
 	HeaderAgentID   = "Guardian-Agent-Id"   // the host's id of the sub-agent instance
+	HeaderMonitor   = "Guardian-Monitor"    // "1": a monitor-mode hook, whose host gets no verdict
 )
 
 // MaxCallerField is the most bytes kept of each caller header; longer values are cut.
@@ -34,7 +35,7 @@ func callerFrom(h http.Header) (guardian.Caller, error) {
 		return guardian.Caller{}, fmt.Errorf("header %s: %w", HeaderAgentRole, err)
 	}
 	c := CleanCaller(guardian.Caller{Host: h.Get(HeaderHost), Session: h.Get(HeaderSession), Turn: h.Get(HeaderTurn),
-		Agent: h.Get(HeaderAgent), AgentRole: role, AgentID: h.Get(HeaderAgentID)})
+		Agent: h.Get(HeaderAgent), AgentRole: role, AgentID: h.Get(HeaderAgentID), Monitor: h.Get(HeaderMonitor) == "1"})
 	if c.Host == "" {
 		c.Host = DefaultCallerHost
 	}
@@ -50,6 +51,9 @@ func setCaller(h http.Header, c guardian.Caller) {
 		if v := sanitize(f.value, MaxCallerField); v != "" {
 			h.Set(f.name, v)
 		}
+	}
+	if c.Monitor {
+		h.Set(HeaderMonitor, "1")
 	}
 }
 

@@ -258,6 +258,15 @@ func TestCallerHeadersAreSanitized(t *testing.T) {
 	if c, _, _ := d.last(); c != (guardian.Caller{Host: "claude", Session: "abc"}) {
 		t.Errorf("caller %+v", c)
 	}
+
+	// A monitor-mode hook says so, so that the serve's audit record is marked.
+	hdr.Set(server.HeaderMonitor, "1")
+	if w := do(t, h, "POST", "/v1/review", execBody, hdr); w.Code != 200 {
+		t.Fatalf("status %d", w.Code)
+	}
+	if c, _, _ := d.last(); c != (guardian.Caller{Host: "claude", Session: "abc", Monitor: true}) {
+		t.Errorf("caller %+v, want Monitor", c)
+	}
 }
 
 // TestBadAgentRoleIsRefused: a role the server does not know is a 400 naming the header, not

@@ -1,0 +1,59 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/riskmodel"
+)
+
+// TestMonitor: in monitor mode every host gets its no-verdict reply — for a deny, an allow and
+// a review that failed — while the decider still sees the call, marked Monitor, so the
+// decision is recorded.
+func TestMonitor(t *testing.T) {
+	payloads := map[string]string{
+		"claude": `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
+		"codex":  `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
+		"gemini": `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
+	}
+	outcomes := []struct {
+		name   string
+		decide func(context.Context, Call) (guardian.Result, error)
+	}{
+		{"deny", func(context.Context, Call) (guardian.Result, error) { return result(riskmodel.Deny), nil }},
+		{"allow", func(context.Context, Call) (guardian.Result, error) { return result(riskmodel.Allow), nil }},
+		{"error", func(context.Context, Call) (guardian.Result, error) {
+			return guardian.Result{}, errors.New("serve down")
+		}},
+	}
+	for _, h := range Hosts() {
+		for _, o := range outcomes {
+			t.Run(h.Name+"/"+o.name, func(t *testing.T) {
+				var seen guardian.Caller
+				r := Run(context.Background(), Monitor(h.Protocol), Input{Stdin: strings.NewReader(payloads[h.Name])},
+					func(ctx context.Context, c Call) (guardian.Result, error) {
+						seen = c.Caller
+						return o.decide(ctx, c)
+					}, DefaultDeadline)
+				if !seen.Monitor {
+					t.Errorf("decider saw caller %+v, want Monitor", seen)
+				}
+				if r.Exit != 0 || r.Stderr != "" {
+					t.Errorf("exit %d stderr %q, want exit 0 and nothing on stderr", r.Exit, r.Stderr)
+				}
+				// Claude Code: no output ("no opinion"); Codex: no output ("no verdict"); Gemini:
+				// {} (no decision: its approval mode decides).
+				want := map[string]string{"claude": "", "codex": "", "gemini": "{}\n"}[h.Name]
+				if string(r.Stdout) != want {
+					t.Errorf("reply %q, want the host's no-verdict reply %q", r.Stdout, want)
+				}
+				if o.name == "error" && (r.Failsafe == "" || r.Call == nil || !r.Call.Caller.Monitor) {
+					t.Errorf("a failed review in monitor mode must still be recorded as a fail-safe of a monitored call: %+v", r)
+				}
+			})
+		}
+	}
+}
