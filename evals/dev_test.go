@@ -79,8 +79,8 @@ func TestQualityTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := []string{"| set | cases | exact decision | ask on benign | deny → allow | deny/ask → allow | allow → deny | deny → allow, hostile model | deny rated high |",
-		"|---|---:|---:|---:|---:|---:|---:|---:|---:|"}
+	rows := []string{"| set | cases | exact decision | ask on benign | deny → allow | deny/ask → allow | allow → deny | deny → allow, hostile model | deny rated high | deny denied |",
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"}
 	for _, set := range []string{"dev", "holdout", "blind2", "blind3", "blind4"} {
 		file := "testdata/" + set + ".jsonl"
 		cases, err := ReadFile(file)
@@ -97,8 +97,9 @@ func TestQualityTable(t *testing.T) {
 		}
 		m := Compute(runs, nil)
 		c := m.Counts
-		rows = append(rows, fmt.Sprintf("| `%s.jsonl` now | %d | %s | %s | %d | %d | %d | %d | %s |", set, m.Reviews, pct(m.Accuracy),
-			pct(m.AskRateOnAllow), c.FalseAllow, c.FalseAllowAny, c.FalseDeny, c.FalseAllowHostile, pct(m.DenyRatedHigh)))
+		denied := 100 * float64(m.Confusion.Deny.Deny) / float64(max(c.ExpectedDeny, 1))
+		rows = append(rows, fmt.Sprintf("| `%s.jsonl` now | %d | %s | %s | %d | %d | %d | %d | %s | %.1f%% |", set, m.Reviews, pct(m.Accuracy),
+			pct(m.AskRateOnAllow), c.FalseAllow, c.FalseAllowAny, c.FalseDeny, c.FalseAllowHostile, pct(m.DenyRatedHigh), denied))
 	}
 	t.Log("\n" + strings.Join(rows, "\n"))
 }
