@@ -87,3 +87,97 @@ func BenchmarkParseOnly64KiB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExecTypicalPipeline is the issue's typical command as a plain bash -c, the shape
+// most agents send.
+func BenchmarkExecTypicalPipeline(b *testing.B) {
+	a, _ := New(Policy{})
+	req := ExecRequest{Command: []string{"bash", "-c", "cd api && go test ./... 2>&1 | tail -20"}, Cwd: "/home/dev/project"}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		a.Exec(ctx, req)
+	}
+}
+
+// inlineCode64KiB is about 64 KiB of ordinary Python, the body of the inline-code worst case.
+func inlineCode64KiB() string {
+	chunk := "import os, json\n" +
+		"def handler(event):\n" +
+		"    data = json.loads(event.get('body') or '{}')\n" +
+		"    path = os.path.join('out', data.get('name', 'x') + '.json')\n" +
+		"    with open(path, 'w') as f:\n" +
+		"        json.dump(data, f)\n" +
+		"    return {'status': 200, 'body': path}\n"
+	return strings.Repeat(chunk, 64<<10/len(chunk))
+}
+
+// BenchmarkExecInline64KiB is the other worst case: 64 KiB of interpreter code given inline
+// (python3 -c), which the capability tables and inline-code patterns scan.
+func BenchmarkExecInline64KiB(b *testing.B) {
+	a, _ := New(Policy{})
+	code := inlineCode64KiB()
+	req := ExecRequest{Command: []string{"python3", "-c", code}, Cwd: "/home/dev/project"}
+	ctx := context.Background()
+	b.SetBytes(int64(len(code)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a.Exec(ctx, req)
+	}
+}
+
+// BenchmarkExecInline64KiBShell is the same code inside a shell command line, so the shell
+// parser, the word expansion and the interpreter scan all see it.
+func BenchmarkExecInline64KiBShell(b *testing.B) {
+	a, _ := New(Policy{})
+	code := inlineCode64KiB()
+	quoted, err := syntax.Quote(code, syntax.LangBash)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := ExecRequest{Command: []string{"bash", "-c", "python3 -c " + quoted}, Cwd: "/home/dev/project"}
+	ctx := context.Background()
+	b.SetBytes(int64(len(code)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a.Exec(ctx, req)
+	}
+}
+
+// BenchmarkMCPTypical is an ordinary MCP tool call: a GitHub read with annotations.
+func BenchmarkMCPTypical(b *testing.B) {
+	a, _ := New(Policy{})
+	t, f := true, false
+	req := MCPRequest{
+		Server: "github", Tool: "list_issues",
+		Arguments:       map[string]any{"owner": "acme", "repo": "webapp", "state": "open"},
+		ToolDescription: "List issues in a GitHub repository.",
+		Message:         "Allow github to run list_issues?",
+		Annotations:     &ToolAnnotations{ReadOnlyHint: &t, DestructiveHint: &f, IdempotentHint: &t, OpenWorldHint: &f},
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		a.MCP(ctx, req)
+	}
+}
+
+// BenchmarkMCPWrite is an MCP call with paths, content and a shell-looking argument: a
+// filesystem write that the path, secret and content checks all look at.
+func BenchmarkMCPWrite(b *testing.B) {
+	a, _ := New(Policy{})
+	req := MCPRequest{
+		Server: "filesystem", Tool: "write_file",
+		Arguments: map[string]any{
+			"path":    "/home/dev/project/src/handlers.py",
+			"content": strings.Repeat("def handler(event):\n    return {'status': 200}\n", 40),
+		},
+		ToolDescription: "Create a new file or completely overwrite an existing file with new content.",
+		Workspace:       []string{"/home/dev/project"},
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		a.MCP(ctx, req)
+	}
+}

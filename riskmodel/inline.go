@@ -233,13 +233,13 @@ func decodeUTF16B64(s string) (string, bool) {
 // repetitions take milliseconds to compile, which every hook process would otherwise pay at
 // start even though most commands carry no inline code.
 var (
-	reShellCall  = lazyRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x|os\.execute|io\.popen)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
-	reBacktick   = lazyRegexp("`([^`]{1,1000})`")
-	reDelete     = lazyRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
-	reOpen       = lazyRegexp(`\b(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
-	reURL        = lazyRegexp(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
-	reSocket     = lazyRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
-	reB64Literal = lazyRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']|(?i:FromBase64String)\(\s*["']([A-Za-z0-9+/=_-]{8,})["']`)
+	reShellCall  = lazyLitRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x|os\.execute|io\.popen)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
+	reBacktick   = lazyLitRegexp("`([^`]{1,1000})`")
+	reDelete     = lazyLitRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
+	reOpen       = lazyLitRegexp(`\b(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
+	reURL        = lazyLitRegexp(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
+	reSocket     = lazyLitRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
+	reB64Literal = lazyLitRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']|(?i:FromBase64String)\(\s*["']([A-Za-z0-9+/=_-]{8,})["']`)
 )
 
 // inspectCode turns inline code into synthetic segments and returns what it found: the
@@ -491,8 +491,8 @@ func writesByMode(code string, end int) bool {
 
 var (
 	reWriteMode = lazyRegexp(`,\s*(?:mode\s*=\s*)?["'][rb]?[wax+][bt+]?["']|">|'>|">>|'>>|\+>`)
-	reSendsBody = lazyRegexp(`\bdata\s*=[^=]|\bjson\s*=[^=]|\bfiles\s*=[^=]|\bbody\s*:|method\s*[:=]\s*["'](?i:post|put|patch)|(?i)-Method\s+(?:post|put)|(?i)-Body\b|(?i)Upload(?:String|File|Data|Values)|\.write\(|\.end\(\s*[^)\s]`)
-	reBareURL   = lazyRegexp(`(?i)\b(?:https?|wss?|ftp)://([a-z0-9.\-]+|\[[0-9a-f:.]+\])`)
+	reSendsBody = lazyLitRegexp(`\bdata\s*=[^=]|\bjson\s*=[^=]|\bfiles\s*=[^=]|\bbody\s*:|method\s*[:=]\s*["'](?i:post|put|patch)|(?i)-Method\s+(?:post|put)|(?i)-Body\b|(?i)Upload(?:String|File|Data|Values)|\.write\(|\.end\(\s*[^)\s]`)
+	reBareURL   = lazyLitRegexp(`(?i)\b(?:https?|wss?|ftp)://([a-z0-9.\-]+|\[[0-9a-f:.]+\])`)
 )
 
 // hostOf returns the host of a URL literal, "" if it has none.

@@ -37,7 +37,7 @@ func runawayText(src string, depth int) string {
 	if depth > 3 || len(src) > maxRunawayText || !containsAny(src, "while", "until", "for ", "for(", "()", "xargs", "parallel", "function") {
 		return ""
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := parseBash(src)
 	if err != nil {
 		return ""
 	}

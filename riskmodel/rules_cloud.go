@@ -2509,14 +2509,24 @@ type dbMigration struct {
 }
 
 // dbMigrationTool recognizes migration and schema tools.
+// dbMigrationOpts are the migration tools' options that take a value.
+var dbMigrationOpts = []string{"-e", "--environment", "--env", "-c", "--config", "--schema", "--settings", "--database", "-x", "-n", "--name",
+	"--url", "-u", "--database-url", "--dir", "-d", "--migrations-dir", "--env-file", "-p", "--project", "--db-url", "--endpoint", "--admin-secret",
+	"--migrations-path", "-path", "-source", "-database", "--context", "-C", "--configuration", "--connection"}
+
+// dbMigrationNames are the names dbMigrationTool's switch knows (TestDBMigrationNames keeps
+// the two in step).
+var dbMigrationNames = map[string]bool{"rails": true, "rake": true, "python": true, "python3": true, "manage.py": true, "django-admin": true, "alembic": true, "prisma": true, "knex": true, "sequelize": true, "sequelize-cli": true, "typeorm": true, "typeorm-ts-node-commonjs": true, "typeorm-ts-node-esm": true, "drizzle-kit": true, "flyway": true, "liquibase": true, "mvn": true, "gradle": true, "mix": true, "dotnet": true, "supabase": true, "wrangler": true, "dbmate": true, "goose": true, "migrate": true, "atlas": true, "hasura": true}
+
 func dbMigrationTool(s *Segment) (dbMigration, bool) {
 	if len(s.Args) == 0 {
 		return dbMigration{}, false
 	}
 	name := pkgNorm(s.Name())
-	p := s.positional(0, "-e", "--environment", "--env", "-c", "--config", "--schema", "--settings", "--database", "-x", "-n", "--name",
-		"--url", "-u", "--database-url", "--dir", "-d", "--migrations-dir", "--env-file", "-p", "--project", "--db-url", "--endpoint", "--admin-secret",
-		"--migrations-path", "-path", "-source", "-database", "--context", "-C", "--configuration", "--connection")
+	if !dbMigrationNames[name] {
+		return dbMigration{}, false // every segment asks; only these names can answer yes
+	}
+	p := s.positional(0, dbMigrationOpts...)
 	first, second := "", ""
 	if len(p) > 0 {
 		first = p[0]

@@ -135,7 +135,7 @@ func (x *extractor) script(src string, ctx walkCtx) *Segment {
 		x.issues = append(x.issues, issue{"too-deep", capText(src)})
 		return nil
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := parseBash(src)
 	if err != nil {
 		x.issues = append(x.issues, issue{"unparsable", capText(src) + " (" + err.Error() + ")"})
 		// bash runs a script statement by statement, so the statements before the syntax

@@ -854,7 +854,7 @@ var transportVars = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "R
 // options (ProxyCommand, LocalCommand) are judged. It returns false for anything else, which
 // is then judged as the command it is.
 func (x *extractor) sshOptionsOnly(code string, ctx walkCtx) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(code), "")
+	f, err := parseBash(code)
 	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) > 0 {
 		return false
 	}

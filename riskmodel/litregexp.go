@@ -1,0 +1,339 @@
+package riskmodel
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"sync"
+	"unicode/utf8"
+)
+
+// litRegexp is a regular expression whose every match begins with one of a few literal
+// strings (a keyword such as "popen" or "rmtree", a quote followed by "http"). Go's regexp
+// has no literal prefilter for an alternation of keywords, so an unanchored search over
+// 64 KiB of interpreter code steps its whole automaton through every byte: tens of
+// milliseconds per expression. litRegexp finds the candidate starts with a byte scan and
+// runs an anchored copy of the expression only there.
+//
+// The results are those of the plain expression, match for match: a match must start at a
+// candidate; the first candidate where the anchored expression matches is the leftmost match,
+// and leftmost-first preference among the matches that start there is the same anchored or
+// not. The anchored copy is run on the text from one byte before the candidate, that byte
+// consumed by (?s:.), so \b, ^ and $ see the same context as in the unanchored search. When
+// no prefix set can be derived, the plain expression is used.
+type litRegexp struct {
+	re *regexp.Regexp
+	// at matches the expression anchored at the start of the text; after matches one byte
+	// (any rune, or one invalid byte) and then the expression, anchored.
+	at, after *regexp.Regexp
+	// byFirst[b] lists the prefixes that start with byte b; fold prefixes compare ASCII
+	// case-insensitively.
+	byFirst [256][]litPrefix
+	ok      bool
+}
+
+type litPrefix struct {
+	s    string
+	fold bool
+}
+
+// lazyLitRegexp is lazyRegexp for a litRegexp.
+func lazyLitRegexp(pattern string) func() *litRegexp {
+	return sync.OnceValue(func() *litRegexp { return newLitRegexp(pattern) })
+}
+
+func newLitRegexp(pattern string) *litRegexp {
+	l := &litRegexp{re: regexp.MustCompile(pattern)}
+	tree, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return l
+	}
+	set, _, ok := litPrefixes(tree)
+	if !ok || len(set) == 0 {
+		return l
+	}
+	for _, p := range set {
+		if p.s == "" {
+			return l // a match may start anywhere
+		}
+	}
+	for _, p := range set {
+		b := p.s[0]
+		l.byFirst[b] = append(l.byFirst[b], p)
+		if p.fold {
+			if 'a' <= b && b <= 'z' {
+				l.byFirst[b-32] = append(l.byFirst[b-32], p)
+			} else if 'A' <= b && b <= 'Z' {
+				l.byFirst[b+32] = append(l.byFirst[b+32], p)
+			}
+		}
+	}
+	l.at = regexp.MustCompile(`^(?:` + pattern + `)`)
+	l.after = regexp.MustCompile(`^(?s:.)(?:` + pattern + `)`)
+	l.ok = true
+	return l
+}
+
+// maxLitPrefixes bounds the prefix sets; past it a concatenation stops growing its prefixes.
+const maxLitPrefixes = 64
+
+// litPrefixes returns a set of strings such that every match of re begins with one of them;
+// exact reports that the set is exactly the strings re matches (ignoring zero-width
+// assertions, which only narrow it). ok is false when no finite set can be given. A set
+// holding "" means a match can begin anywhere.
+func litPrefixes(re *syntax.Regexp) (set []litPrefix, exact, ok bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []litPrefix{{}}, true, true
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 {
+			return []litPrefix{{s: string(re.Rune)}}, true, true
+		}
+		// Case-folded: keep the leading ASCII runes whose only case variants are ASCII (k and
+		// s also fold to the Kelvin sign and the long s).
+		var b []byte
+		for _, r := range re.Rune {
+			if r >= utf8.RuneSelf || r == 'k' || r == 'K' || r == 's' || r == 'S' {
+				break
+			}
+			b = append(b, byte(r))
+		}
+		return []litPrefix{{s: string(b), fold: true}}, false, true
+	case syntax.OpCharClass:
+		var out []litPrefix
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if hi-lo >= 16 || len(out)+int(hi-lo)+1 > 16 {
+				return nil, false, false
+			}
+			for r := lo; r <= hi; r++ {
+				out = append(out, litPrefix{s: string(r)})
+			}
+		}
+		return out, true, true
+	case syntax.OpCapture:
+		return litPrefixes(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []litPrefix
+		exact = true
+		for _, sub := range re.Sub {
+			s, ex, ok := litPrefixes(sub)
+			if !ok {
+				return nil, false, false
+			}
+			out = append(out, s...)
+			exact = exact && ex
+		}
+		if len(out) > maxLitPrefixes {
+			return nil, false, false
+		}
+		return out, exact, true
+	case syntax.OpQuest:
+		s, ex, ok := litPrefixes(re.Sub[0])
+		if !ok {
+			return nil, false, false
+		}
+		return append(s, litPrefix{}), ex, true
+	case syntax.OpStar:
+		s, _, ok := litPrefixes(re.Sub[0])
+		if !ok {
+			return nil, false, false
+		}
+		return append(s, litPrefix{}), false, true
+	case syntax.OpPlus:
+		s, _, ok := litPrefixes(re.Sub[0])
+		return s, false, ok
+	case syntax.OpRepeat:
+		s, ex, ok := litPrefixes(re.Sub[0])
+		if !ok {
+			return nil, false, false
+		}
+		if re.Min == 0 {
+			s = append(s, litPrefix{})
+		}
+		return s, ex && re.Min == 1 && re.Max == 1, true
+	case syntax.OpConcat:
+		out := []litPrefix{{}}
+		for i, sub := range re.Sub {
+			s, ex, ok := litPrefixes(sub)
+			if !ok {
+				return out, false, true
+			}
+			if !ex && hasEmptyPrefix(s) {
+				// An optional part: a match starts with one of its prefixes or, when it
+				// matches nothing, with what follows it.
+				rest, _, ok := litPrefixes(&syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[i+1:]})
+				if !ok {
+					return out, false, true
+				}
+				var alt []litPrefix
+				for _, p := range s {
+					if p.s != "" || p.fold {
+						alt = append(alt, p)
+					}
+				}
+				s = append(alt, rest...)
+			}
+			var next []litPrefix
+			for _, a := range out {
+				if a.fold {
+					return out, false, true
+				}
+				for _, b := range s {
+					if b.fold && a.s != "" {
+						// A folded prefix after an exact one: stop before it.
+						return out, false, true
+					}
+					next = append(next, litPrefix{s: a.s + b.s, fold: b.fold})
+				}
+			}
+			if len(next) > maxLitPrefixes {
+				return out, false, true
+			}
+			out = dedupPrefixes(next)
+			if !ex {
+				return out, false, true
+			}
+		}
+		return out, true, true
+	}
+	return nil, false, false
+}
+
+func hasEmptyPrefix(set []litPrefix) bool {
+	for _, p := range set {
+		if p.s == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupPrefixes(in []litPrefix) []litPrefix {
+	seen := make(map[litPrefix]bool, len(in))
+	out := in[:0]
+	for _, p := range in {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hasPrefixAt reports whether s[i:] begins with p.
+func (p litPrefix) at(s string, i int) bool {
+	if len(s)-i < len(p.s) {
+		return false
+	}
+	if !p.fold {
+		return s[i:i+len(p.s)] == p.s
+	}
+	for j := 0; j < len(p.s); j++ {
+		a, b := s[i+j], p.s[j]
+		if a == b {
+			continue
+		}
+		if 'A' <= a && a <= 'Z' {
+			a += 32
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 32
+		}
+		if a != b || a < 'a' || a > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// candidate returns the first position ≥ from where one of the prefixes begins, or -1.
+func (l *litRegexp) candidate(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		for _, p := range l.byFirst[s[i]] {
+			if p.at(s, i) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// matchAt returns the submatch indexes of the anchored match at i, nil if none.
+func (l *litRegexp) matchAt(s string, i int) []int {
+	if i == 0 {
+		return l.at.FindStringSubmatchIndex(s)
+	}
+	m := l.after.FindStringSubmatchIndex(s[i-1:])
+	if m == nil {
+		return nil
+	}
+	for k := range m {
+		if m[k] >= 0 {
+			m[k] += i - 1
+		}
+	}
+	m[0] = i
+	return m
+}
+
+// next returns the leftmost match at or after from, nil if none.
+func (l *litRegexp) next(s string, from int) []int {
+	for i := from; i <= len(s); {
+		c := l.candidate(s, i)
+		if c < 0 {
+			return nil
+		}
+		if m := l.matchAt(s, c); m != nil {
+			return m
+		}
+		i = c + 1
+	}
+	return nil
+}
+
+// FindAllStringSubmatchIndex is regexp's, for expressions that cannot match the empty string
+// (every prefix is non-empty, so none of these can).
+func (l *litRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !l.ok {
+		return l.re.FindAllStringSubmatchIndex(s, n)
+	}
+	var out [][]int
+	for pos := 0; n < 0 || len(out) < n; {
+		m := l.next(s, pos)
+		if m == nil {
+			break
+		}
+		out = append(out, m)
+		pos = m[1]
+	}
+	return out
+}
+
+func (l *litRegexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !l.ok {
+		return l.re.FindAllStringSubmatch(s, n)
+	}
+	var out [][]string
+	for _, idx := range l.FindAllStringSubmatchIndex(s, n) {
+		out = append(out, submatches(s, idx))
+	}
+	return out
+}
+
+func (l *litRegexp) FindStringSubmatch(s string) []string {
+	if !l.ok {
+		return l.re.FindStringSubmatch(s)
+	}
+	if m := l.next(s, 0); m != nil {
+		return submatches(s, m)
+	}
+	return nil
+}
+
+func (l *litRegexp) MatchString(s string) bool {
+	if !l.ok {
+		return l.re.MatchString(s)
+	}
+	return l.next(s, 0) != nil
+}
