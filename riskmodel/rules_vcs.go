@@ -306,6 +306,38 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
+			// docs/policy.md denies "pushing directly to a shared default branch": the change
+			// skips review and lands where everyone builds from. A refspec (HEAD:main,
+			// feat:refs/heads/master) is judged by its destination, not its source.
+			ID: "vcs.push.default-branch", Level: High, Category: CatDestructiveVCS, Certain: true,
+			Message: "Pushes straight to a shared default branch, skipping review",
+			Match:   []string{"git push origin main", "git push origin HEAD:main", "git push upstream feat:refs/heads/master", "git -C api push origin release/2.1"},
+			NoMatch: []string{"git push origin feature/login", "git push origin main:feature/x", "git push", "git push --force origin main", "git push -u origin HEAD",
+				"git push https://github.com/someone/fork.git HEAD:main"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				p, ok := gitPush(s)
+				// A URL is some other repository (a fork, a mirror): the destination rules
+				// judge that; this one is about the project's own remotes.
+				if !ok || p.force || p.lease || p.del || p.mirror || strings.Contains(p.remote, "://") || strings.Contains(p.remote, "@") {
+					return "", false
+				}
+				for _, r := range p.refs {
+					if isProtectedBranch(r) {
+						where := "its remote"
+						if p.remote != "" {
+							where = p.remote
+						}
+						dst := strings.TrimPrefix(r, "+")
+						if i := strings.LastIndexByte(dst, ':'); i >= 0 {
+							dst = dst[i+1:]
+						}
+						return "Pushes straight to the shared branch " + strings.TrimPrefix(dst, "refs/heads/") + " on " + where + ", skipping review", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "vcs.push", Level: Medium, Category: CatNetworkEgress,
 			Message: "Pushes commits to a remote repository, publishing them",
 			Match:   []string{"git push origin feature/login", "git push", "git push -u origin HEAD"},
