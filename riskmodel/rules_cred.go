@@ -405,6 +405,53 @@ func dumpsEnv(s *Segment) bool {
 	return false
 }
 
+// secretPattern reports a search pattern aimed at secret-looking variables: broader than
+// isSecretVar, since a grep for "key" or "pass" is after API_KEY and DB_PASS.
+func secretPattern(p string) bool {
+	u := strings.ToUpper(p)
+	for _, w := range []string{"TOKEN", "SECRET", "PASS", "KEY", "CRED", "AUTH"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// pipeReader returns the segment that reads s's output through a pipe, nil when none does.
+func pipeReader(c *execCtx, s *Segment) *Segment {
+	for _, o := range c.segs {
+		if o.PipeIn == s {
+			return o
+		}
+	}
+	return nil
+}
+
+// namesOnly reports a filter that keeps only the names of NAME=value lines: cut -d= -f1, sed
+// deleting from the '=', awk -F= printing $1.
+func namesOnly(s *Segment) bool {
+	joined := strings.Join(s.Args, " ")
+	switch s.Name() {
+	case "cut":
+		return strings.Contains(joined, "-d=") || strings.Contains(joined, "-d =") || strings.Contains(joined, "-d'='") && (strings.Contains(joined, "-f1") || strings.Contains(joined, "-f 1"))
+	case "sed":
+		return strings.Contains(joined, "s/=.*//")
+	case "awk", "gawk":
+		return strings.Contains(joined, "-F=") && strings.Contains(joined, "$1") && !strings.Contains(joined, "$2") && !strings.Contains(joined, "$0")
+	}
+	return false
+}
+
+// pipeNamesOnly reports whether anything further down s's pipe keeps only the names.
+func pipeNamesOnly(c *execCtx, s *Segment) bool {
+	for o := s; o != nil; o = pipeReader(c, o) {
+		if namesOnly(o) {
+			return true
+		}
+	}
+	return false
+}
+
 func credRules() []*Rule {
 	return []*Rule{
 		{
@@ -587,6 +634,41 @@ func credRules() []*Rule {
 					probe := path.Join(c.scope.Home, strings.NewReplacer("*", "x", "?", "x").Replace(strings.TrimPrefix(p, "/")))
 					if isCredentialPath(c, probe) || strings.Contains(p, "id_") || strings.Contains(p, ".aws") || strings.Contains(p, "credentials") {
 						return "Searches for credential files (" + p + ") outside the workspace", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
+			// docs/policy.md: "bulk secret dumps" are denied, while printing the *names* of
+			// the environment's variables is routine. An environment dump filtered for
+			// secret-looking names prints exactly the values worth stealing.
+			ID: "cred.env-secrets", Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Prints the values of the environment's secrets (tokens, keys, passwords)",
+			Match: []string{"printenv | grep -iE 'token|secret|password'", "env | grep -i key", "set | grep -i aws_secret",
+				"cat /proc/self/environ | tr '\\0' '\\n' | grep -i token"},
+			NoMatch: []string{"env | grep -i token | cut -d= -f1", "printenv | grep PATH", "env | sed 's/=.*//' | grep -i key", "printenv", "env | grep -c TOKEN"},
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if !dumpsEnv(s) {
+					return "", false
+				}
+				for o := pipeReader(c, s); o != nil; o = pipeReader(c, o) {
+					if namesOnly(o) {
+						return "", false
+					}
+					switch o.Name() {
+					case "grep", "egrep", "rg":
+						if hasArg(o.Args, "-c", "--count", "-q", "--quiet", "-l") {
+							return "", false
+						}
+						for _, a := range o.Args[1:] {
+							if !strings.HasPrefix(a, "-") && secretPattern(a) {
+								if rest := pipeReader(c, o); rest != nil && (namesOnly(rest) || pipeNamesOnly(c, rest)) {
+									return "", false
+								}
+								return "", true
+							}
+						}
 					}
 				}
 				return "", false
