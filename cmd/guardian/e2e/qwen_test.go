@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,42 +82,4 @@ func TestQwen(t *testing.T) {
 			t.Fatalf("guardian verify exit %d:\n%s", v.code, v.out)
 		}
 	})
-}
-
-// runFaults breaks guardian in each way of faultScenarios while it is h's hook, on a benign
-// call that a working guardian allows: the call must not run, and the model must be told
-// guardian's fail-safe reason.
-func runFaults(t *testing.T, s suite, h host) {
-	for _, sc := range faultScenarios() {
-		t.Run(sc.name, func(t *testing.T) {
-			w := preparedWorld(t, h)
-			f := sc.setup(t, s, h, w)
-			install(t, h, w, f.bin, f.args...)
-			r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: f.env})
-			got := classify(h, r, w.marked("ran"))
-			t.Logf("%s %s: %s in %s; the model was told: %s", h.Name(), sc.name, got, r.took, abbrev(r.Result.Text, 400))
-			if got != guardianDenied {
-				t.Fatalf("outcome %q, want %q\n%s", got, guardianDenied, r.describe())
-			}
-			if !strings.Contains(r.Result.Text, sc.reason) {
-				t.Errorf("the model was not told why guardian could not review (want %q in it):\n%s", sc.reason, r.describe())
-			}
-			if f.after != nil {
-				f.after(t)
-			}
-		})
-	}
-}
-
-// runYoloUnguarded runs a command scenario with no hook on a host whose permissive mode runs
-// every call (Gemini's and Qwen's yolo, Copilot's --allow-all-tools): the commands are harmless
-// here (no network, a temporary HOME), and that they run shows the hook is what stops them.
-func runYoloUnguarded(t *testing.T, h host, sc commandScenario) hostRun {
-	t.Helper()
-	w := preparedWorld(t, h)
-	r := h.Run(t, w, h.Shell(fmt.Sprintf(sc.command, w.mark(sc.name))), runOpts{Permissive: true})
-	if got := classify(h, r, w.marked(sc.name)); got != ran {
-		t.Fatalf("without a hook: outcome %q, want %q\n%s", got, ran, r.describe())
-	}
-	return r
 }
