@@ -77,7 +77,7 @@ type File struct {
 
 // Hosts is the table of every host guardian supports, in the order help and verify list them.
 func Hosts() []Host {
-	return []Host{claudeHost(), codexHost(), geminiHost()}
+	return []Host{claudeHost(), codexHost(), geminiHost(), qwenHost(), copilotHost()}
 }
 
 // Lookup returns the host named name.

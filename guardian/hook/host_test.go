@@ -19,9 +19,11 @@ import (
 func TestHostsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	user := map[string][]string{
-		"claude": {`{"model":"opus","hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"lint.sh"}]}],"Stop":[{"hooks":[{"type":"command","command":"bell"}]}]}}`},
-		"codex":  {`{"hooks":{"PermissionRequest":[{"matcher":".*","hooks":[{"type":"command","command":"mine.sh","timeout":5}]}]}}`, "model = \"gpt-5\"\n"},
-		"gemini": {`{"general":{"vimMode":true},"hooks":{"BeforeTool":[{"matcher":"read_file","hooks":[{"type":"command","command":"audit.sh","timeout":1000}]}]}}`},
+		"claude":  {`{"model":"opus","hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"lint.sh"}]}],"Stop":[{"hooks":[{"type":"command","command":"bell"}]}]}}`},
+		"codex":   {`{"hooks":{"PermissionRequest":[{"matcher":".*","hooks":[{"type":"command","command":"mine.sh","timeout":5}]}]}}`, "model = \"gpt-5\"\n"},
+		"gemini":  {`{"general":{"vimMode":true},"hooks":{"BeforeTool":[{"matcher":"read_file","hooks":[{"type":"command","command":"audit.sh","timeout":1000}]}]}}`},
+		"copilot": {`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"audit.sh","timeoutSec":5}],"sessionStart":[{"type":"command","bash":"hello.sh"}]}}`},
+		"qwen":    {`{"model":{"name":"qwen3-coder"},"hooks":{"PreToolUse":[{"matcher":"read_file","hooks":[{"type":"command","command":"audit.sh","timeout":1000}]}]}}`},
 	}
 	for _, h := range Hosts() {
 		t.Run(h.Name, func(t *testing.T) {

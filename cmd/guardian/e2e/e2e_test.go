@@ -47,6 +47,8 @@ type suite struct {
 	codex            string // Codex's native binary
 	codexPath        string // the directory of helper tools Codex expects on PATH (rg)
 	gemini           string // Gemini CLI's bundle (run by node)
+	qwen             string // Qwen Code's entry script (run by node)
+	copilot          string // Copilot CLI's native binary
 	self             string // this test binary, re-executed as a helper
 }
 
@@ -91,6 +93,11 @@ func need(t *testing.T) suite {
 		if _, err := os.Stat(s.gemini); err != nil {
 			problems = append(problems, fmt.Sprintf("Gemini CLI: %v (%s)", err, fix))
 		}
+		s.qwen = filepath.Join(hosts, "node_modules", "@qwen-code", "qwen-code", "cli-entry.js")
+		if _, err := os.Stat(s.qwen); err != nil {
+			problems = append(problems, fmt.Sprintf("Qwen Code: %v (%s)", err, fix))
+		}
+		s.copilot = file("Copilot CLI", filepath.Join(hosts, "node_modules", "@github", "copilot-"+strings.TrimPrefix(claudePkg, "claude-code-"), "copilot"), fix)
 		if _, err := exec.LookPath("node"); err != nil {
 			problems = append(problems, "Gemini CLI: node is not on PATH (it runs Gemini's JavaScript bundle)")
 		}

@@ -144,3 +144,28 @@ func TestClaudeFailSafeEveryMode(t *testing.T) {
 		})
 	}
 }
+
+// runFaults breaks guardian in each way of faultScenarios while it is h's hook, on a benign
+// call that a working guardian allows: the call must not run, and the model must be told
+// guardian's fail-safe reason.
+func runFaults(t *testing.T, s suite, h host) {
+	for _, sc := range faultScenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			w := preparedWorld(t, h)
+			f := sc.setup(t, s, h, w)
+			install(t, h, w, f.bin, f.args...)
+			r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: f.env})
+			got := classify(h, r, w.marked("ran"))
+			t.Logf("%s %s: %s in %s; the model was told: %s", h.Name(), sc.name, got, r.took, abbrev(r.Result.Text, 400))
+			if got != guardianDenied {
+				t.Fatalf("outcome %q, want %q\n%s", got, guardianDenied, r.describe())
+			}
+			if !strings.Contains(r.Result.Text, sc.reason) {
+				t.Errorf("the model was not told why guardian could not review (want %q in it):\n%s", sc.reason, r.describe())
+			}
+			if f.after != nil {
+				f.after(t)
+			}
+		})
+	}
+}

@@ -109,3 +109,16 @@ func runUnguarded(t *testing.T, h host, sc commandScenario) hostRun {
 	}
 	return r
 }
+
+// runYoloUnguarded runs a command scenario with no hook on a host whose permissive mode runs
+// every call (Gemini's and Qwen's yolo, Copilot's --allow-all-tools): the commands are harmless
+// here (no network, a temporary HOME), and that they run shows the hook is what stops them.
+func runYoloUnguarded(t *testing.T, h host, sc commandScenario) hostRun {
+	t.Helper()
+	w := preparedWorld(t, h)
+	r := h.Run(t, w, h.Shell(fmt.Sprintf(sc.command, w.mark(sc.name))), runOpts{Permissive: true})
+	if got := classify(h, r, w.marked(sc.name)); got != ran {
+		t.Fatalf("without a hook: outcome %q, want %q\n%s", got, ran, r.describe())
+	}
+	return r
+}

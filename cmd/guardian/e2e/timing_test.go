@@ -78,8 +78,10 @@ func (tt *timingTable) baseline() string {
 	switch tt.host {
 	case "codex":
 		return "Codex's own reviewer (the fake, which answers at once) decides"
-	case "gemini":
+	case "gemini", "qwen":
 		return "yolo mode runs the call, destructive ones included (harmless here)"
+	case "copilot":
+		return "--allow-all-tools runs the call, destructive ones included (harmless here)"
 	}
 	return "Claude Code's own permission check refuses the call (-p, no --allowedTools)"
 }

@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// qwenHost drives Qwen Code (a JavaScript bundle run by node) headless: `qwen -p … --yolo
+// --auth-type openai` against chatFake, so that without a hook's objection it would run the
+// shell tool. What the host told the model is the role "tool" message of the second request.
+type qwenHost struct{ script string }
+
+// Name implements host.
+func (qwenHost) Name() string { return "qwen" }
+
+// Shell implements host: a run_shell_command call.
+func (qwenHost) Shell(command string) toolCall {
+	return toolCall{Name: "run_shell_command", Input: map[string]any{"command": command, "description": "Run the scripted command", "is_background": false}}
+}
+
+// MCPCall implements host: Qwen Code names MCP tools mcp__SERVER__TOOL.
+func (qwenHost) MCPCall(server, tool string, args map[string]any) toolCall {
+	return toolCall{Name: "mcp__" + server + "__" + tool, Input: args}
+}
+
+// Prepare implements host: user settings ($QWEN_HOME = ~/.qwen) with background traffic off
+// (usage statistics, telemetry, update checks) and one key of the user's own, which the
+// installer must keep.
+func (qwenHost) Prepare(t *testing.T, w world) {
+	t.Helper()
+	writeFile(t, filepath.Join(w.home, ".qwen", "settings.json"),
+		`{"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"enableAutoUpdate":false,"disableAutoUpdate":true,"disableUpdateNag":true},"ui":{"theme":"e2e-kept"}}`+"\n")
+}
+
+// Run implements host.
+func (h qwenHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun {
+	t.Helper()
+	fake := newChatFake(t, call)
+	args := []string{h.script, "-p", "Run the scripted tool call.", "--yolo", "--auth-type", "openai"}
+	args = append(args, o.Args...)
+	env := w.env(append([]string{"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=" + fake.URL(), "OPENAI_MODEL=fake-model",
+		"QWEN_CODE_NO_RELAUNCH=true", "QWEN_TELEMETRY_ENABLED=false"}, o.Env...)...)
+	r := start(t, w.project, env, "node", args...)
+	res, got := fake.Result()
+	return hostRun{run: r, Result: res, Got: got, Requests: fake.Requests()}
+}
+
+// TestQwen runs the command and fail-safe scenarios on the real Qwen Code with guardian
+// installed by its installer: the destructive commands are denied with guardian's reason, the
+// benign one runs, and every failure of guardian stops the call with a reason — Qwen Code runs
+// the tool when a hook exits 1, times out or prints garbage, so guardian's fail-safe is an ask
+// (a deny in -p mode) or exit 2.
+func TestQwen(t *testing.T) {
+	s := need(t)
+	h := qwenHost{script: s.qwen}
+	t.Run("commands", func(t *testing.T) {
+		tab := timingTable{host: h.Name()}
+		for _, sc := range commandScenarios() {
+			t.Run(sc.name, func(t *testing.T) {
+				row := timing{scenario: sc.name, outcome: sc.want}
+				for range timingRounds {
+					r, review, _ := runGuarded(t, s, h, sc, false)
+					row.with, row.review = append(row.with, r.took), append(row.review, review)
+					_, _, hookTook := runGuarded(t, s, h, sc, true)
+					row.hook = append(row.hook, hookTook)
+					row.without = append(row.without, runYoloUnguarded(t, h, sc).took)
+				}
+				tab.rows = append(tab.rows, row)
+			})
+		}
+		tab.log(t)
+	})
+	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
+	t.Run("user settings kept", func(t *testing.T) {
+		w := preparedWorld(t, h)
+		install(t, h, w, s.guardian)
+		if b := readFile(t, filepath.Join(w.home, ".qwen", "settings.json")); !strings.Contains(b, "e2e-kept") || !strings.Contains(b, "PreToolUse") {
+			t.Fatalf("settings after install:\n%s", b)
+		}
+		if v := start(t, w.project, w.env(), s.guardian, "verify"); v.code != 0 {
+			t.Fatalf("guardian verify exit %d:\n%s", v.code, v.out)
+		}
+	})
+}
