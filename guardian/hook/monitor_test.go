@@ -15,9 +15,11 @@ import (
 // decision is recorded.
 func TestMonitor(t *testing.T) {
 	payloads := map[string]string{
-		"claude": `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
-		"codex":  `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
-		"gemini": `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
+		"claude":  `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
+		"codex":   `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
+		"gemini":  `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
+		"qwen":    `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
+		"copilot": `{"sessionId":"s1","timestamp":1767225600000,"cwd":"/w/p","toolName":"bash","toolArgs":{"command":"rm -rf ~/"}}`,
 	}
 	outcomes := []struct {
 		name   string
@@ -44,9 +46,13 @@ func TestMonitor(t *testing.T) {
 				if r.Exit != 0 || r.Stderr != "" {
 					t.Errorf("exit %d stderr %q, want exit 0 and nothing on stderr", r.Exit, r.Stderr)
 				}
-				// Claude Code: no output ("no opinion"); Codex: no output ("no verdict"); Gemini:
-				// {} (no decision: its approval mode decides).
-				want := map[string]string{"claude": "", "codex": "", "gemini": "{}\n"}[h.Name]
+				// Claude Code and Qwen Code: no output ("no opinion"); Codex: no output ("no
+				// verdict"); Copilot CLI: no output (its own rules decide); Gemini: {} (no
+				// decision: its approval mode decides).
+				want := map[string]string{"claude": "", "codex": "", "gemini": "{}\n", "qwen": "", "copilot": ""}[h.Name]
+				if _, ok := payloads[h.Name]; !ok {
+					t.Fatalf("no monitor payload for host %s: add one", h.Name)
+				}
 				if string(r.Stdout) != want {
 					t.Errorf("reply %q, want the host's no-verdict reply %q", r.Stdout, want)
 				}
