@@ -187,8 +187,21 @@ var mcpVerbTable = func() map[string]mcpVerbInfo {
 		email checkout pull format call do`)
 	add(mcpActDestroy, false, `delete del destroy remove rm rmdir drop purge truncate wipe erase reset revoke force
 		kill terminate uninstall unlink prune flush expunge nuke shred empty deprovision teardown decommission`)
+	// Destructive-sounding verbs (mcp_services.go) are rated like delete.
+	for w := range mcpSoftDestroyVerbs {
+		m[w] = mcpVerbInfo{mcpActDestroy, false}
+	}
+	for w := range mcpHardDestroyVerbs {
+		m[w] = mcpVerbInfo{mcpActDestroy, false}
+	}
 	return m
 }()
+
+// hardDestroy reports a destroy by an outright deleting verb, not one that archives, cancels or
+// disables (those are rated like delete, but do not take a whole container with them).
+func (c *mcpCtx) hardDestroy() bool {
+	return c.act == mcpActDestroy && !mcpSoftDestroyVerbs[c.actWord]
+}
 
 // Words that make a tool an umbrella whose real action is in an argument.
 var mcpUmbrellaWords = mcpWordSet(`exec execute run call invoke command cmd do perform dispatch use cli api tool tools
@@ -1495,7 +1508,7 @@ func mcpRules() []*Rule {
 				`{"server":"kubernetes","tool":"pods_list","arguments":{"namespace":"production"}}`,
 			},
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act != mcpActDestroy || c.prodHint == "" || !(c.infra || c.containerTarget() != "") {
+				if !c.hardDestroy() || c.prodHint == "" || !(c.infra || c.containerTarget() != "") {
 					return "", false
 				}
 				return fmt.Sprintf("%s, %s in production (%s)", c.call(), c.does("resources"), c.prodHint), true
@@ -1512,7 +1525,7 @@ func mcpRules() []*Rule {
 				`{"server":"github","tool":"list_repositories","arguments":{"owner":"acme"}}`,
 			},
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act != mcpActDestroy {
+				if !c.hardDestroy() {
 					return "", false
 				}
 				if what := c.containerTarget(); what != "" {
@@ -1904,7 +1917,7 @@ func mcpRules() []*Rule {
 			NoMatch: []string{`{"server":"playwright","tool":"browser_click","arguments":{"element":"Sign in button","ref":"e4"}}`},
 			mcp: func(c *mcpCtx) (string, bool) {
 				if t := c.browserTarget(); t != "" {
-					if act, w := mcpClassifyWords(mcpSplitWords(t)); act == mcpActDestroy {
+					if act, w := mcpClassifyWords(mcpSplitWords(t)); act == mcpActDestroy && !mcpSoftDestroyVerbs[w] {
 						return fmt.Sprintf("%s on %q, which %s something in a logged-in session", c.call(), mcpCleanText(t, 60), mcpVerb3(w)), true
 					}
 				}
@@ -2422,7 +2435,7 @@ func (c *mcpCtx) claimed() bool {
 		return true
 	case c.infra || mcpAnyWord(c.actWords, mcpDeployVerbs), c.allLocalDest() && len(c.secrets) == 0:
 		return true
-	case c.act == mcpActDestroy && c.containerTarget() != "":
+	case c.hardDestroy() && c.containerTarget() != "":
 		return true
 	}
 	for _, p := range c.paths {

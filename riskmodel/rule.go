@@ -154,7 +154,7 @@ func builtinRules() []*Rule {
 	var all []*Rule
 	for _, fam := range [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), credRules(), sysRules(), privRules(),
-		pkgRules(), interpRules(), cloudRules(), baselineRules(), mcpRules(),
+		pkgRules(), interpRules(), cloudRules(), baselineRules(), mcpServiceRules(), mcpRules(),
 	} {
 		all = append(all, fam...)
 	}
