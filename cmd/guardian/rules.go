@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/guardianhq/guardian/riskmodel"
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 func (a *app) rulesCmd() *cobra.Command {
@@ -18,7 +19,7 @@ func (a *app) rulesCmd() *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE:  groupRunE,
 	}
-	c.AddCommand(a.rulesListCmd(), a.rulesTestCmd())
+	c.AddCommand(a.rulesListCmd(), a.rulesTestCmd(), a.rulesCatalogCmd())
 	return c
 }
 
@@ -106,4 +107,65 @@ not. Failures are listed, then "N examples, M failures"; the exit status is 1 if
 			return nil
 		},
 	}
+}
+
+// catalogJSON is `rules catalog --json`: the catalogue's paths, vendor hosts and sensitive
+// loopback services, each with its source.
+type catalogJSON struct {
+	Paths    []catalog.PathEntry `json:"paths"`
+	Vendors  []catalog.Vendor    `json:"vendors"`
+	Services []catalog.Service   `json:"services"`
+}
+
+func (a *app) rulesCatalogCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "catalog [--json]",
+		Short: "List the catalogue the rules judge paths and hosts by: class, patterns, source",
+		Long: `List the embedded catalogue (riskmodel/catalog) that the exec and MCP analyses share:
+each path entry with its class (credential store, agent configuration, persistence, security
+configuration, system), its patterns (home-relative ones apply to any user's home) and the
+source it was taken from; then the vendor installer hosts and the sensitive services that
+listen on loopback ports.
+
+--json writes {"paths":[…],"vendors":[…],"services":[…]}.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cat := catalog.Default()
+			out := cmd.OutOrStdout()
+			if asJSON {
+				v := catalogJSON{Vendors: cat.Vendors(), Services: cat.Services()}
+				for _, e := range cat.Entries("") {
+					v.Paths = append(v.Paths, e)
+				}
+				enc := json.NewEncoder(out)
+				enc.SetEscapeHTML(false)
+				return enc.Encode(v)
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "CLASS\tID\tPATTERNS\tSOURCE")
+			for _, e := range cat.Entries("") {
+				var pats []string
+				for _, h := range e.Home {
+					pats = append(pats, "~/"+strings.TrimPrefix(h, "~/"))
+				}
+				pats = append(append(append(pats, e.Abs...), e.Any...), e.Base...)
+				if len(pats) > 6 { // the table stays readable; --json has them all
+					pats = append(pats[:6], fmt.Sprintf("…(+%d)", len(pats)-6))
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Class, e.ID, strings.Join(pats, " "), e.Source)
+			}
+			fmt.Fprintln(tw, "\nVENDOR HOST\tPATHS\tSOURCE\t")
+			for _, v := range cat.Vendors() {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t\n", v.Host, strings.Join(v.Paths, " "), v.Source)
+			}
+			fmt.Fprintln(tw, "\nLOOPBACK PORT\tSERVICE\tSOURCE\t")
+			for _, sv := range cat.Services() {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t\n", sv.Port, sv.What, sv.Source)
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "write the catalogue as one JSON object")
+	return c
 }

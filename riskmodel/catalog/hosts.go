@@ -37,43 +37,43 @@ func (c HostClass) String() string {
 }
 
 type metadataHost struct {
-	Host   string `toml:"host"`
-	What   string `toml:"what"`
-	Source string `toml:"source"`
+	Host   string `toml:"host" json:"host,omitempty"`
+	What   string `toml:"what" json:"what,omitempty"`
+	Source string `toml:"source" json:"source,omitempty"`
 }
 
 type loopbackName struct {
-	Name   string `toml:"name"`
-	Source string `toml:"source"`
+	Name   string `toml:"name" json:"name,omitempty"`
+	Source string `toml:"source" json:"source,omitempty"`
 }
 
 type rebindingSuffix struct {
-	Suffix string `toml:"suffix"`
-	Source string `toml:"source"`
+	Suffix string `toml:"suffix" json:"suffix,omitempty"`
+	Source string `toml:"source" json:"source,omitempty"`
 }
 
 // Vendor is a host that serves a vendor's documented installer.
 type Vendor struct {
-	Host string `toml:"host"`
+	Host string `toml:"host" json:"host,omitempty"`
 	// Paths, when given, are the path prefixes the vendor publishes under; other paths on the
 	// host are someone else's.
-	Paths  []string `toml:"paths"`
-	Source string   `toml:"source"`
+	Paths  []string `toml:"paths" json:"paths,omitempty"`
+	Source string   `toml:"source" json:"source,omitempty"`
 }
 
 // Service is a sensitive service that listens on a loopback port.
 type Service struct {
-	Port   int    `toml:"port"`
-	What   string `toml:"what"`
-	Source string `toml:"source"`
+	Port   int    `toml:"port" json:"port,omitempty"`
+	What   string `toml:"what" json:"what,omitempty"`
+	Source string `toml:"source" json:"source,omitempty"`
 }
 
 type hostData struct {
-	Metadata     []metadataHost    `toml:"metadata"`
-	LoopbackName []loopbackName    `toml:"loopback_name"`
-	Rebinding    []rebindingSuffix `toml:"rebinding"`
-	Vendor       []Vendor          `toml:"vendor"`
-	Service      []Service         `toml:"service"`
+	Metadata     []metadataHost    `toml:"metadata" json:"metadata,omitempty"`
+	LoopbackName []loopbackName    `toml:"loopback_name" json:"loopback_name,omitempty"`
+	Rebinding    []rebindingSuffix `toml:"rebinding" json:"rebinding,omitempty"`
+	Vendor       []Vendor          `toml:"vendor" json:"vendor,omitempty"`
+	Service      []Service         `toml:"service" json:"service,omitempty"`
 
 	metaIPs   []net.IP
 	metaNames map[string]string

@@ -34,33 +34,33 @@ var classes = []Class{Credential, AgentConfig, Persistence, Privilege, SecurityC
 // PathEntry is one catalogue entry: a family of paths of one class.
 type PathEntry struct {
 	// ID names the entry ("ssh.private-key"); rules may single one out.
-	ID    string `toml:"id"`
-	Class Class  `toml:"class"`
+	ID    string `toml:"id" json:"id,omitempty"`
+	Class Class  `toml:"class" json:"class,omitempty"`
 	// What describes the paths for a summary ("an SSH private key").
-	What string `toml:"what"`
+	What string `toml:"what" json:"what,omitempty"`
 	// Home holds patterns relative to a home directory — any home: the request's, /home/NAME,
 	// /Users/NAME, /root, /mnt/c/Users/NAME, ~user. Abs holds absolute patterns. Base holds
 	// file-name patterns that count in any directory. A pattern ending in "/" names a
 	// directory and everything below it; "**" is any number of segments.
-	Home []string `toml:"home"`
-	Abs  []string `toml:"abs"`
+	Home []string `toml:"home" json:"home,omitempty"`
+	Abs  []string `toml:"abs" json:"abs,omitempty"`
 	// Any holds relative patterns that count below any directory (".claude/settings*.json").
-	Any  []string `toml:"any"`
-	Base []string `toml:"base"`
+	Any  []string `toml:"any" json:"any,omitempty"`
+	Base []string `toml:"base" json:"base,omitempty"`
 	// Not lists file-name patterns the entry does not cover (public keys, templates).
-	Not []string `toml:"not"`
+	Not []string `toml:"not" json:"not,omitempty"`
 	// Severity is "high" for entries whose writes are a question rather than a certain harm
 	// (a git hook in the user's own repository); empty means the class's own level.
-	Severity string `toml:"severity"`
+	Severity string `toml:"severity" json:"severity,omitempty"`
 	// Source says where the entry comes from: a tool's documentation, a MITRE ATT&CK
 	// technique, GTFOBins.
-	Source string `toml:"source"`
+	Source string `toml:"source" json:"source,omitempty"`
 
 	home, abs, any [][]string
 }
 
 type pathFile struct {
-	Path []PathEntry `toml:"path"`
+	Path []PathEntry `toml:"path" json:"path,omitempty"`
 }
 
 // validate checks an entry and compiles its patterns.
