@@ -91,7 +91,7 @@ func TestShellStateSymlinks(t *testing.T) {
 		{cmd: "ln -s ~/.ssh creds", min: High, rule: "shell.symlink-escape"},
 		{cmd: "cp -s / root", min: High},
 		{cmd: "ln -s \"$X\" d && rm -rf d/*", min: High},
-		{cmd: "ln -s ../shared/.eslintrc.js .eslintrc.js", max: Medium},
+		{cmd: "ln -s ../common/.eslintrc.js .eslintrc.js", max: Medium},
 		{cmd: "ln -sf build/bin/app ./app && rm -f app", max: Medium},
 	})
 }

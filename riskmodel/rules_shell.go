@@ -95,7 +95,7 @@ func shellRules() []*Rule {
 			ID: "shell.symlink-escape", Level: High, Category: CatDataDeletion,
 			Message: "Creates a link from the workspace to a vital or secret location",
 			Match:   []string{"ln -s / dist", "ln -sf ~ build", "ln -s ~/.ssh keys", "ln -s .. up", "cp -s /etc ./etc"},
-			NoMatch: []string{"ln -s ../shared/config.yml config.yml", "ln -sf /usr/bin/python3 .venv/bin/python", "ln -s build/app app", "ln file hard"},
+			NoMatch: []string{"ln -s ../common/config.yml config.yml", "ln -sf /usr/bin/python3 .venv/bin/python", "ln -s build/app app", "ln file hard"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if !(s.Name() == "ln" || s.Name() == "gln") || !s.hasFlag("s", "--symbolic") {
 					if s.Name() != "cp" || !s.hasFlag("s", "--symbolic-link") {

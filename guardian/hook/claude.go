@@ -138,23 +138,10 @@ func claudeHost() Host {
 			return []string{filepath.Join(home, ".claude", "settings.json")}, nil
 		},
 		Install: func(files []File, command string, timeoutSec int) ([]File, error) {
-			out, changed, err := InstallClaude(files[0].Content, command, timeoutSec)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
-			}
-			if !changed {
-				out = files[0].Content
-			}
-			return withContents(files, out), nil
+			return editSettings(files, func(c []byte) ([]byte, bool, error) { return InstallClaude(c, command, timeoutSec) })
 		},
-		Uninstall: func(files []File) ([]File, error) {
-			out, _, err := uninstallJSON(files[0].Content, EventPreToolUse, "claude")
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
-			}
-			return withContents(files, out), nil
-		},
-		Done: "check it with: guardian verify",
+		Uninstall: uninstallSettingsHook(EventPreToolUse, "claude"),
+		Done:      "check it with: guardian verify",
 		Verify: Verifier{
 			Event:          EventPreToolUse,
 			Tools:          []string{"Bash", "mcp__example__tool", "Write", "Edit", "Read", "Grep", "Glob", "WebFetch", "WebSearch"},

@@ -191,27 +191,9 @@ func geminiHost() Host {
 			}
 			return []string{filepath.Join(home, ".gemini", "settings.json")}, nil
 		},
-		Install: func(files []File, command string, timeoutSec int) ([]File, error) {
-			out, changed, err := installJSONHook(files[0].Content, EventBeforeTool, "gemini", hookGroup{
-				Matcher: GeminiMatcher,
-				Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec * 1000}},
-			})
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
-			}
-			if !changed {
-				out = files[0].Content
-			}
-			return withContents(files, out), nil
-		},
-		Uninstall: func(files []File) ([]File, error) {
-			out, _, err := uninstallJSON(files[0].Content, EventBeforeTool, "gemini")
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
-			}
-			return withContents(files, out), nil
-		},
-		Done: "Gemini CLI runs BeforeTool hooks in every approval mode; check it with: guardian verify",
+		Install:   installSettingsHook(EventBeforeTool, "gemini", GeminiMatcher),
+		Uninstall: uninstallSettingsHook(EventBeforeTool, "gemini"),
+		Done:      "Gemini CLI runs BeforeTool hooks in every approval mode; check it with: guardian verify",
 		Verify: Verifier{
 			Event:          EventBeforeTool,
 			Tools:          []string{"run_shell_command", "write_file", "replace", "mcp_example_tool"},

@@ -122,3 +122,42 @@ func withContents(files []File, contents ...[]byte) []File {
 	}
 	return out
 }
+
+// editSettings applies edit to a host's one settings file: its error names the file, and an
+// edit that changes nothing keeps the file's bytes as they are (so a second install reports
+// "already installed" and rewrites nothing).
+func editSettings(files []File, edit func(content []byte) (out []byte, changed bool, err error)) ([]File, error) {
+	out, changed, err := edit(files[0].Content)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", files[0].Path, err)
+	}
+	if !changed {
+		out = files[0].Content
+	}
+	return withContents(files, out), nil
+}
+
+// installSettingsHook is the Install of a host whose hooks live under event in one JSON
+// settings file (Gemini CLI, Qwen Code): guardian's group with the matcher and a timeout in
+// milliseconds.
+func installSettingsHook(event, adapter, matcher string) func([]File, string, int) ([]File, error) {
+	return func(files []File, command string, timeoutSec int) ([]File, error) {
+		return editSettings(files, func(c []byte) ([]byte, bool, error) {
+			return installJSONHook(c, event, adapter, hookGroup{
+				Matcher: matcher,
+				Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec * 1000}},
+			})
+		})
+	}
+}
+
+// uninstallSettingsHook is the Uninstall of such a host: exactly guardian's entries under
+// event go, the user's stay.
+func uninstallSettingsHook(event, adapter string) func([]File) ([]File, error) {
+	return func(files []File) ([]File, error) {
+		return editSettings(files, func(c []byte) ([]byte, bool, error) {
+			out, _, err := uninstallJSON(c, event, adapter)
+			return out, true, err
+		})
+	}
+}

@@ -148,27 +148,9 @@ func qwenHost() Host {
 			}
 			return []string{filepath.Join(dir, "settings.json")}, nil
 		},
-		Install: func(files []File, command string, timeoutSec int) ([]File, error) {
-			out, changed, err := installJSONHook(files[0].Content, EventPreToolUse, "qwen", hookGroup{
-				Matcher: QwenMatcher,
-				Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec * 1000}},
-			})
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
-			}
-			if !changed {
-				out = files[0].Content
-			}
-			return withContents(files, out), nil
-		},
-		Uninstall: func(files []File) ([]File, error) {
-			out, _, err := uninstallJSON(files[0].Content, EventPreToolUse, "qwen")
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
-			}
-			return withContents(files, out), nil
-		},
-		Done: "Qwen Code runs PreToolUse hooks in every approval mode (unless disableAllHooks is set); check it with: guardian verify",
+		Install:   installSettingsHook(EventPreToolUse, "qwen", QwenMatcher),
+		Uninstall: uninstallSettingsHook(EventPreToolUse, "qwen"),
+		Done:      "Qwen Code runs PreToolUse hooks in every approval mode (unless disableAllHooks is set); check it with: guardian verify",
 		Verify: Verifier{
 			Event:          EventPreToolUse,
 			Tools:          []string{"run_shell_command", "write_file", "edit", "mcp__example__tool"},
