@@ -46,10 +46,10 @@ var mcpKubeMetaOutputs = mcpWordSet(`name wide table`)
 
 // mcpKubeManifestRisk finds pod specs that escape the container: host namespaces, privileged
 // mode, added kernel capabilities (manifests as YAML or JSON text).
-var mcpKubeManifestRisk = regexp.MustCompile(`(?i)["']?\b(hostPID|hostNetwork|hostIPC|privileged|allowPrivilegeEscalation)["']?\s*[:=]\s*["']?true\b|\badd\s*:\s*\[?\s*["']?(SYS_ADMIN|ALL|SYS_PTRACE|SYS_MODULE)\b`)
+var mcpKubeManifestRisk = lazyRegexp(`(?i)["']?\b(hostPID|hostNetwork|hostIPC|privileged|allowPrivilegeEscalation)["']?\s*[:=]\s*["']?true\b|\badd\s*:\s*\[?\s*["']?(SYS_ADMIN|ALL|SYS_PTRACE|SYS_MODULE)\b`)
 
 // mcpHostPathRe finds the path of a hostPath volume ("hostPath:\n  path: /").
-var mcpHostPathRe = regexp.MustCompile(`(?is)hostPath["']?\s*:\s*\{?\s*(?:type\s*:\s*\S+\s*)?["']?path["']?\s*:\s*["']?(/[^\s"',}]*)`)
+var mcpHostPathRe = lazyRegexp(`(?is)hostPath["']?\s*:\s*\{?\s*(?:type\s*:\s*\S+\s*)?["']?path["']?\s*:\s*["']?(/[^\s"',}]*)`)
 
 // mcpSensitiveHostPaths are host paths whose mount hands the container the host.
 var mcpSensitiveHostPaths = mcpWordSet(`/ /etc /root /home /proc /sys /dev /boot /var/run/docker.sock /run/docker.sock
@@ -73,22 +73,22 @@ var mcpRecipientKeys = mcpWordSet(`to cc bcc recipient recipients torecipients c
 	toaddresses emails email sendto`)
 var mcpSenderKeys = mcpWordSet(`from sender fromaddress fromemail`)
 
-var mcpEmailRe = regexp.MustCompile(`(?i)[a-z0-9._%+\-]+@([a-z0-9\-]+(?:\.[a-z0-9\-]+)+)`)
+var mcpEmailRe = lazyRegexp(`(?i)[a-z0-9._%+\-]+@([a-z0-9\-]+(?:\.[a-z0-9\-]+)+)`)
 
 // mcpDataFileRe recognises file names of customer data, exports, dumps, credentials and source
 // (base name, lower-case).
 var mcpDataFileRe = []struct {
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	what string
 }{
-	{regexp.MustCompile(`(^|[^a-z])(customers?|clients?|users?|members?|patients?|employees?|contacts?|subscribers?|accounts?|leads?|orders?|payroll|salar(y|ies)|crm|pii|gdpr|ssn)([^a-z]|$)`), "customer data"},
-	{regexp.MustCompile(`(^|[^a-z])(export|exports|dump|dumps|backup|backups|bak|snapshot|leak)([^a-z]|$)|\.(sql|dump|bak|db|sqlite3?|mdb|parquet|jsonl|ndjson|csv|tsv|xlsx?)(\.gz|\.zip|\.bz2|\.xz)?$`), "a data export or dump"},
-	{regexp.MustCompile(`(^|/)\.env(\.|$)|\.(pem|key|p12|pfx|kdbx|ovpn)$|id_(rsa|ed25519|ecdsa|dsa)$|credentials|secrets?\.|kubeconfig|\.npmrc|\.pgpass|\.netrc`), "credentials"},
-	{regexp.MustCompile(`(^|[^a-z])(src|source|sources|repo|repository|codebase|monorepo)([^a-z]|$).*\.(zip|tar|tgz|gz|bz2|xz|7z|bundle)$|\.bundle$|\.(go|py|ts|tsx|js|jsx|java|kt|rb|rs|c|cc|cpp|h|cs|swift|php|scala)$`), "source code"},
+	{lazyRegexp(`(^|[^a-z])(customers?|clients?|users?|members?|patients?|employees?|contacts?|subscribers?|accounts?|leads?|orders?|payroll|salar(y|ies)|crm|pii|gdpr|ssn)([^a-z]|$)`), "customer data"},
+	{lazyRegexp(`(^|[^a-z])(export|exports|dump|dumps|backup|backups|bak|snapshot|leak)([^a-z]|$)|\.(sql|dump|bak|db|sqlite3?|mdb|parquet|jsonl|ndjson|csv|tsv|xlsx?)(\.gz|\.zip|\.bz2|\.xz)?$`), "a data export or dump"},
+	{lazyRegexp(`(^|/)\.env(\.|$)|\.(pem|key|p12|pfx|kdbx|ovpn)$|id_(rsa|ed25519|ecdsa|dsa)$|credentials|secrets?\.|kubeconfig|\.npmrc|\.pgpass|\.netrc`), "credentials"},
+	{lazyRegexp(`(^|[^a-z])(src|source|sources|repo|repository|codebase|monorepo)([^a-z]|$).*\.(zip|tar|tgz|gz|bz2|xz|7z|bundle)$|\.bundle$|\.(go|py|ts|tsx|js|jsx|java|kt|rb|rs|c|cc|cpp|h|cs|swift|php|scala)$`), "source code"},
 }
 
 // mcpURLSecretKeys are query keys whose values are secrets when sent to another host.
-var mcpURLSecretKeys = regexp.MustCompile(`(?i)(^|[_\-.])(aws|token|tok|secret|secrets|key|apikey|api_key|access_key|password|passwd|pwd|pass|session|sess|sid|cookie|cookies|auth|credential|credentials|creds|jwt|bearer|private|ssh)([_\-.]|$)|^(k|c|d|data|exfil|leak|loot)$`)
+var mcpURLSecretKeys = lazyRegexp(`(?i)(^|[_\-.])(aws|token|tok|secret|secrets|key|apikey|api_key|access_key|password|passwd|pwd|pass|session|sess|sid|cookie|cookies|auth|credential|credentials|creds|jwt|bearer|private|ssh)([_\-.]|$)|^(k|c|d|data|exfil|leak|loot)$`)
 
 // mcpURLDestroySegments are last path segments of a URL whose GET performs an action.
 var mcpURLDestroySegments = mcpWordSet(`delete remove destroy cancel void refund purge wipe reset revoke terminate
@@ -96,7 +96,7 @@ var mcpURLDestroySegments = mcpWordSet(`delete remove destroy cancel void refund
 
 // mcpJSObfuscatedURL finds URLs a script builds at run time: protocol-relative strings,
 // atob/fromCharCode/unescape decoding, concatenated scheme parts.
-var mcpJSObfuscatedURL = regexp.MustCompile(`(?i)["'\x60]//[a-z0-9\-]+(\.[a-z0-9\-]+)+|\batob\s*\(|fromCharCode|\bunescape\s*\(|decodeURIComponent\s*\(\s*["'\x60]%|["'\x60]\s*\+\s*["'\x60]|["'\x60]h["'\x60]?\s*\+|\.join\s*\(\s*["'\x60]{2}\s*\)|\.reverse\s*\(\s*\)`)
+var mcpJSObfuscatedURL = lazyRegexp(`(?i)["'\x60]//[a-z0-9\-]+(\.[a-z0-9\-]+)+|\batob\s*\(|fromCharCode|\bunescape\s*\(|decodeURIComponent\s*\(\s*["'\x60]%|["'\x60]\s*\+\s*["'\x60]|["'\x60]h["'\x60]?\s*\+|\.join\s*\(\s*["'\x60]{2}\s*\)|\.reverse\s*\(\s*\)`)
 
 func (c *mcpCtx) kube() bool {
 	return mcpAnyWord(c.serverWords, mcpKubeWords) || mcpAnyWord(c.toolWords, mcpKubeWords)
@@ -194,10 +194,10 @@ func (c *mcpCtx) privilegedWorkload() string {
 			return a.key + "=host"
 		case a.str && len(a.val) > 10:
 			t := mcpClip(a.val, 256<<10)
-			if m := mcpKubeManifestRisk.FindString(t); m != "" {
+			if m := mcpKubeManifestRisk().FindString(t); m != "" {
 				return strings.TrimSpace(m)
 			}
-			for _, m := range mcpHostPathRe.FindAllStringSubmatch(t, 8) {
+			for _, m := range mcpHostPathRe().FindAllStringSubmatch(t, 8) {
 				if p := path.Clean(m[1]); mcpSensitiveHostPaths[p] {
 					return "hostPath " + p
 				}
@@ -352,7 +352,7 @@ func (c *mcpCtx) messageDataExfil() string {
 			continue
 		}
 		if mcpSenderKeys[a.nkey] && a.depth <= 3 {
-			if m := mcpEmailRe.FindStringSubmatch(a.val); m != nil {
+			if m := mcpEmailRe().FindStringSubmatch(a.val); m != nil {
 				senderDomain = strings.ToLower(m[1])
 			}
 		}
@@ -361,7 +361,7 @@ func (c *mcpCtx) messageDataExfil() string {
 		if !a.str || !(mcpRecipientKeys[a.nkey] || a.nkey == "address" && strings.Contains(strings.ToLower(a.path), "recipient")) {
 			continue
 		}
-		for _, m := range mcpEmailRe.FindAllStringSubmatch(mcpClip(a.val, 4096), 32) {
+		for _, m := range mcpEmailRe().FindAllStringSubmatch(mcpClip(a.val, 4096), 32) {
 			d := strings.ToLower(m[1])
 			if mcpWebmailDomains[d] || senderDomain != "" && d != senderDomain && !strings.HasSuffix(d, "."+senderDomain) {
 				external = append(external, m[0])
@@ -382,7 +382,7 @@ func (c *mcpCtx) messageDataExfil() string {
 		}
 		base := strings.ToLower(path.Base(strings.TrimSpace(a.val)))
 		for _, d := range mcpDataFileRe {
-			if d.re.MatchString(base) || d.what == "credentials" && d.re.MatchString(strings.ToLower(a.val)) {
+			if d.re().MatchString(base) || d.what == "credentials" && d.re().MatchString(strings.ToLower(a.val)) {
 				what, file = d.what, path.Base(strings.TrimSpace(a.val))
 				break
 			}
@@ -395,7 +395,7 @@ func (c *mcpCtx) messageDataExfil() string {
 		// A body that is itself a table of people: three or more e-mail addresses on lines
 		// with separators.
 		for _, a := range c.args {
-			if a.str && mcpBodyKeys[a.nkey] && len(mcpEmailRe.FindAllString(mcpClip(a.val, 64<<10), 4)) >= 3 &&
+			if a.str && mcpBodyKeys[a.nkey] && len(mcpEmailRe().FindAllString(mcpClip(a.val, 64<<10), 4)) >= 3 &&
 				strings.Count(a.val, "\n") >= 2 && strings.ContainsAny(a.val, ",;\t|") {
 				what, file = "customer data", "the message body"
 				break
@@ -458,7 +458,7 @@ func urlSecret(u *url.URL) (what string, certain bool) {
 			if d, ok := decodeB64(v); ok && len(v) >= 12 && mostlyPrintable(d) && (len(FindSecrets(d)) > 0 || looksLikeCredentialBlob(d)) {
 				return "encoded credentials in ?" + k, true
 			}
-			if !mcpURLSecretKeys.MatchString(k) || secIsPlaceholder(v) || len(v) < 4 {
+			if !mcpURLSecretKeys().MatchString(k) || secIsPlaceholder(v) || len(v) < 4 {
 				continue
 			}
 			if len(v) >= 12 || looksLikeCredentialBlob(k+"="+v) {
@@ -649,7 +649,7 @@ func mcpServiceRules() []*Rule {
 						continue
 					}
 					js := mcpClip(a.val, 64<<10)
-					if !mcpReNetCall.MatchString(js) || !mcpJSObfuscatedURL.MatchString(js) {
+					if !mcpReNetCall.MatchString(js) || !mcpJSObfuscatedURL().MatchString(js) {
 						continue
 					}
 					if mcpReSensitiveJS.MatchString(js) {

@@ -1,7 +1,6 @@
 package riskmodel
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -82,7 +81,7 @@ func sqlRisk(w []string, st string) (mcpSqlKind, string) {
 	}
 	if w[0] == "SELECT" || w[0] == "WITH" || w[0] == "TABLE" {
 		from := mcpIndexOf(w, "FROM")
-		if from > 0 && (!has("WHERE") || mcpReTrivialWhere.MatchString(st)) {
+		if from > 0 && (!has("WHERE") || mcpReTrivialWhere().MatchString(st)) {
 			for _, v := range w[:from] {
 				if sqlSecretColumns[v] {
 					return mcpSqlSecret, "reads the " + strings.ToLower(v) + " column of every row"
@@ -362,7 +361,7 @@ func mcpSqlWords(st string) []string {
 }
 
 var (
-	mcpReTrivialWhere = regexp.MustCompile(`(?is)\bWHERE\s+(?:\(?\s*(?:1\s*=\s*1|TRUE|1|0\s*=\s*0|1\s*<>\s*0|NOT\s+FALSE|''\s*=\s*'')\s*\)?)\s*(?:RETURNING\b.*)?$`)
+	mcpReTrivialWhere = lazyRegexp(`(?is)\bWHERE\s+(?:\(?\s*(?:1\s*=\s*1|TRUE|1|0\s*=\s*0|1\s*<>\s*0|NOT\s+FALSE|''\s*=\s*'')\s*\)?)\s*(?:RETURNING\b.*)?$`)
 	mcpPrivColumns    = mcpWordSet(`ROLE ROLES IS_ADMIN ISADMIN ADMIN IS_SUPERUSER SUPERUSER IS_STAFF PERMISSIONS PERMISSION PRIVILEGES SCOPES ACCESS_LEVEL GROUP_ID`)
 )
 
@@ -377,7 +376,7 @@ func mcpClassifySQL(w []string, st string) mcpSqlStmt {
 		}
 		return ""
 	}
-	where := has("WHERE") && !mcpReTrivialWhere.MatchString(st)
+	where := has("WHERE") && !mcpReTrivialWhere().MatchString(st)
 	first := w[0]
 	switch first {
 	case "SELECT", "VALUES", "TABLE", "SHOW", "DESCRIBE", "DESC", "PRAGMA", "USE", "LISTEN", "FETCH", "DECLARE":
