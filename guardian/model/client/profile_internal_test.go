@@ -1,9 +1,14 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/guardianhq/guardian/guardian"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -110,5 +115,28 @@ func TestAdapt(t *testing.T) {
 	}
 	if len(p.Changes) > maxAdaptations {
 		t.Errorf("%d changes: %v", len(p.Changes), p.Changes)
+	}
+}
+
+// TestAdvise: each failure a check can meet names the config line most likely to fix it.
+func TestAdvise(t *testing.T) {
+	cfg := Config{Model: "m", BaseURL: "http://127.0.0.1:11434/v1"}
+	for _, tc := range []struct {
+		name       string
+		err        error
+		table, has string
+	}{
+		{"bad key", &guardian.ReviewError{Status: guardian.StatusUnavailable, Err: apiErr(401, "Incorrect API key", "")}, "[model]", "api_key_env"},
+		{"no such model", &guardian.ReviewError{Status: guardian.StatusUnavailable, Err: apiErr(404, "model not found", "")}, "[model]", `model = "m"`},
+		{"deadline", &guardian.ReviewError{Status: guardian.StatusTimeout, Err: errors.New("deadline")}, "[review]", "deadline ="},
+		{"cut off", &guardian.ReviewError{Status: guardian.StatusBadOutput, Err: &CutOffError{Budget: 512, Err: errors.New("x")}}, "[model]", "max_tokens = 4096"},
+		{"refused", &guardian.ReviewError{Status: guardian.StatusUnavailable, Err: fmt.Errorf("x: %w", syscall.ECONNREFUSED)}, "[model]", "base_url"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := advise(tc.err, cfg, Profile{})
+			if a.Table != tc.table || !strings.Contains(a.Line, tc.has) || a.Why == "" {
+				t.Errorf("advise = %+v, want %s with %q", a, tc.table, tc.has)
+			}
+		})
 	}
 }

@@ -485,6 +485,16 @@ func TestCheck(t *testing.T) {
 			t.Fatalf("second check: got %+v, %v", res, err)
 		}
 	})
+	t.Run("slower than the deadline allows", func(t *testing.T) {
+		f := newFake(t, answer(verdictJSON("allow", "low")))
+		res, err := newReviewer(t, f).Check(t.Context(), time.Microsecond)
+		if err != nil || res.Fix.Table != "[review]" || !strings.HasPrefix(res.Fix.Line, "deadline = ") {
+			t.Fatalf("a check that took most of the review deadline must advise a longer one: %+v, %v", res.Fix, err)
+		}
+		if res, _ := newReviewer(t, f).Check(t.Context(), time.Hour); res.Fix != (client.Advice{}) {
+			t.Errorf("a fast check gave advice: %+v", res.Fix)
+		}
+	})
 	t.Run("unavailable", func(t *testing.T) {
 		f := newFake(t, func(w http.ResponseWriter, _ *http.Request, _ int, _ map[string]any) {
 			apiError(w, http.StatusUnauthorized, "bad key", "")
