@@ -23,7 +23,7 @@ func TestFileStoreRestart(t *testing.T) {
 	}
 	now := time.Now()
 	for _, id := range []string{"aaaa0001", "bbbb0002", "cccc0003"} {
-		if err := s.Put(ctx, Pending{ID: id, Created: now, Key: "k-" + id, Caller: guardian.Caller{Host: "claude", Session: "s1"}, Assessment: riskmodel.Assessment{Level: riskmodel.Medium}}); err != nil {
+		if err := s.Put(ctx, Pending{ID: id, Created: now, Key: "k-" + id, Caller: guardian.Caller{Host: "claude", Session: "s1"}, Assessment: riskmodel.Assessment{Level: riskmodel.Medium, Category: riskmodel.CatNone}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -60,7 +60,7 @@ func execReq(cmd, cwd string) guardian.Request {
 
 func askResult(level riskmodel.Level) guardian.Result {
 	return guardian.Result{Decision: riskmodel.Ask, Status: guardian.StatusRule, DecidedBy: "rule:test.ask",
-		Assessment: riskmodel.Assessment{Summary: "Publishes a package", Level: level, Rationale: "test.ask: publishes"}}
+		Assessment: riskmodel.Assessment{Summary: "Publishes a package", Level: level, Category: riskmodel.CatNone, Rationale: "test.ask: publishes"}}
 }
 
 // putSignal is a Store that reports every approval put into it, so a test knows a request is
