@@ -55,6 +55,9 @@ type Gate struct {
 	// answering serialises Approve and Deny: the answer is recorded in the audit log before
 	// the store wakes the waiter, and two people answering at once must not both be recorded.
 	answering sync.Mutex
+	// stopped ends every hold (Stop): a server shutting down answers its held requests.
+	stopped context.Context
+	stop    context.CancelFunc
 }
 
 // GateOption configures a Gate.
@@ -91,8 +94,14 @@ func NewGate(store Store, rec Recorder, opts ...GateOption) *Gate {
 	for _, o := range opts {
 		o(g)
 	}
+	g.stopped, g.stop = context.WithCancel(context.Background())
 	return g
 }
+
+// Stop ends every hold now and makes later asks go to the host at once: each held request
+// gets its ask back (status unanswered). A server calls it when it shuts down, so its drain
+// does not wait out the holds. Answers and grants stay in the store.
+func (g *Gate) Stop() { g.stop() }
 
 // Store is the gate's store.
 func (g *Gate) Store() Store { return g.store }
@@ -139,7 +148,7 @@ func (g *Gate) Resolve(ctx context.Context, req guardian.Request, c guardian.Cal
 		out := answeredResult(p, g.now())
 		return out, g.record(ctx, req, c, out, p.AskedBy, p.ID, 0, g.now().Sub(start))
 	}
-	if !h.Queue && !g.queueAll {
+	if (!h.Queue && !g.queueAll) || g.stopped.Err() != nil {
 		return res, nil
 	}
 	wait := g.wait
@@ -173,7 +182,9 @@ func (g *Gate) hold(ctx context.Context, req guardian.Request, c guardian.Caller
 		return guardian.Result{}, fmt.Errorf("hold the request: %w", err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
+	unhook := context.AfterFunc(g.stopped, cancel)
 	got, err := g.store.Wait(wctx, p.ID)
+	unhook()
 	cancel()
 	// The hook may be gone (ctx ended): settle the approval and record the outcome anyway.
 	bg, done := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -193,8 +204,11 @@ func (g *Gate) hold(ctx context.Context, req guardian.Request, c guardian.Caller
 	out := res
 	out.Status, out.DecidedBy = guardian.StatusUnanswered, "fallback"
 	why := fmt.Sprintf("nobody answered approval %s within %s", p.ID, wait.Round(time.Millisecond))
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		why = fmt.Sprintf("the client stopped waiting for approval %s", p.ID)
+	case g.stopped.Err() != nil:
+		why = fmt.Sprintf("guardian serve shut down while approval %s waited", p.ID)
 	}
 	out.Assessment.Rationale = joinRationale(why+"; the ask stands", res.Assessment.Rationale)
 	took := g.now().Sub(start)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/guardianhq/guardian/guardian"
 )
@@ -15,7 +16,11 @@ import (
 func (s *Server) review(ex *exchange) {
 	select {
 	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
+		// The slot is given back once the review is done, before a held request waits for a
+		// person: a thousand requests waiting for answers must not starve the reviews.
+		release := sync.OnceFunc(func() { <-s.sem })
+		defer release()
+		ex.releaseSlot = release
 	default:
 		// Refuse at once: queueing would only move the wait into the client's hook deadline,
 		// and the client can retry or fall back sooner than a queue would drain.
@@ -55,7 +60,16 @@ func (s *Server) review(ex *exchange) {
 		ex.fail(http.StatusBadRequest, CodeBadRequest, err.Error())
 		return
 	}
+	hold, err := holdFrom(r.Header)
+	if err != nil {
+		ex.fail(http.StatusBadRequest, CodeBadRequest, err.Error())
+		return
+	}
 	res, err := s.decider.Decide(r.Context(), req, ex.caller)
+	if err == nil && s.gate != nil && validDecision(res) {
+		ex.releaseSlot()
+		res, err = s.resolve(ex, req, res, hold)
+	}
 	var cfgErr *guardian.ConfigError
 	switch {
 	case errors.As(err, &cfgErr):

@@ -28,6 +28,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/approval"
 )
 
 // The routes. Paths are matched exactly: "/v1/review/" is not "/v1/review".
@@ -37,6 +38,11 @@ const (
 	RouteHealthz   = "/healthz"
 	RouteReadyz    = "/readyz"
 	RouteMetrics   = "/metrics"
+	// RoutePending and RouteGrants are the approval queue (approvals.go): the lists, and
+	// below them one approval or grant by id (/v1/pending/{id}, …/approve, …/deny,
+	// /v1/grants/{id}).
+	RoutePending = "/v1/pending"
+	RouteGrants  = "/v1/grants"
 	// routeUnmatched labels requests for unknown paths in metrics and logs, so a scanner
 	// probing random paths cannot blow up the number of metric series.
 	routeUnmatched = "unmatched"
@@ -88,6 +94,7 @@ type Server struct {
 	metrics   *httpMetrics
 	drain     time.Duration
 	routes    map[string]route
+	gate      *approval.Gate // nil: asks go to the host, the approval routes are 404
 }
 
 // route is one path: the methods it answers and its handler. public routes need no token.
@@ -205,6 +212,7 @@ func New(d guardian.Decider, opts ...Option) *Server {
 		RouteReadyz:    {name: RouteReadyz, methods: get, handle: (*Server).readyz},
 		RouteMetrics:   {name: RouteMetrics, methods: get, handle: (*Server).serveMetrics},
 	}
+	s.addApprovalRoutes(get)
 	return s
 }
 
@@ -222,13 +230,17 @@ type exchange struct {
 	// decision, status and decidedBy describe a review's result.
 	decision, status, decidedBy string
 	caller                      guardian.Caller
+	// id is the approval or grant id in the path of an approval route.
+	id string
+	// releaseSlot gives a review's concurrency slot back early (idempotent).
+	releaseSlot func()
 }
 
 // ServeHTTP routes the request, checks the token, and records the exchange in the metrics,
 // the span and one log line.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	rt, known := s.routes[r.URL.Path]
+	rt, id, known := s.lookup(r.URL.Path)
 	name := routeUnmatched
 	if known {
 		name = rt.name
@@ -242,7 +254,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.metrics.active.Add(ctx, 1, routeAttrs)
 	defer s.metrics.active.Add(ctx, -1, routeAttrs)
 
-	ex := &exchange{w: w, r: r.WithContext(ctx), route: name}
+	ex := &exchange{w: w, r: r.WithContext(ctx), route: name, id: id}
 	s.dispatch(ex, rt, known)
 
 	took := time.Since(start)
@@ -275,7 +287,7 @@ func (s *Server) dispatch(ex *exchange, rt route, known bool) {
 	}
 	if !known {
 		ex.fail(http.StatusNotFound, CodeNotFound, "no route "+quoteForMessage(ex.r.URL.Path)+
-			"; the routes are POST /v1/review, GET /v1/decisions, /healthz, /readyz and /metrics")
+			"; the routes are POST /v1/review, GET /v1/decisions, /v1/pending, /v1/grants, /healthz, /readyz and /metrics")
 		return
 	}
 	if !slices.Contains(rt.methods, ex.r.Method) {
