@@ -397,4 +397,6 @@ func cut(s string, max int) string {
 }
 
 // Revoke removes a grant.
-func (g *Gate) Revoke(ctx context.Context, id string) (Grant, error) { return g.store.RevokeGrant(ctx, id) }
+func (g *Gate) Revoke(ctx context.Context, id string) (Grant, error) {
+	return g.store.RevokeGrant(ctx, id)
+}
