@@ -24,10 +24,11 @@ const envURL = "GUARDIAN_URL"
 //   - else, when a socket exists at the serve's default path: that serve, unless nothing
 //     listens there (a stale socket), which falls through to
 //   - an in-process review (localDecider).
-func (a *app) decider(ctx context.Context, cmd *cobra.Command, req guardian.Request) (guardian.Decider, func(), error) {
+func (a *app) decider(ctx context.Context, cmd *cobra.Command, req guardian.Request, opts ...server.ClientOption) (guardian.Decider, func(), error) {
 	token := a.getenv(envToken)
+	opts = append([]server.ClientOption{server.WithClientToken(token)}, opts...)
 	if target := a.getenv(envURL); target != "" {
-		c, err := server.NewClient(target, server.WithClientToken(token))
+		c, err := server.NewClient(target, opts...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", envURL, err)
 		}
@@ -35,7 +36,7 @@ func (a *app) decider(ctx context.Context, cmd *cobra.Command, req guardian.Requ
 	}
 	if path := server.DefaultSocketPath(a.getenv); path != "" {
 		if st, err := os.Stat(path); err == nil && st.Mode()&os.ModeSocket != 0 {
-			c, err := server.NewClient("unix://"+path, server.WithClientToken(token))
+			c, err := server.NewClient("unix://"+path, opts...)
 			if err == nil {
 				return fallbackDecider{remote: c, local: func() (guardian.Decider, func(), error) { return a.localDecider(cmd, req) }}, func() {}, nil
 			}

@@ -53,6 +53,7 @@ type serveFlags struct {
 	concurrency int
 	drain       time.Duration
 	logFormat   string
+	approvals   approvalFlags
 }
 
 func (a *app) serveCmd() *cobra.Command {
@@ -68,6 +69,8 @@ flight (for at most --drain) and close the audit log.
   GET  /healthz         liveness (never needs the token)
   GET  /readyz          readiness
   GET  /metrics         Prometheus metrics
+  GET  /v1/pending      requests held for a person (guardian pending), and
+  POST /v1/pending/ID/approve|deny, GET /v1/grants, DELETE /v1/grants/ID
 
 It listens on 127.0.0.1:7420 by default, or on a unix socket with --socket (mode 0600; "default"
 is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
@@ -93,6 +96,7 @@ docs/serve.md for the API.`,
 	fl.IntVar(&f.concurrency, "concurrency", f.concurrency, "reviews in flight at most; beyond, answer 503 (`N`)")
 	fl.DurationVar(&f.drain, "drain", f.drain, "at shutdown, wait at most `D` for reviews in flight")
 	fl.StringVar(&f.logFormat, "log-format", f.logFormat, "log lines as `text` or json")
+	f.approvals.register(fl)
 	return c
 }
 
@@ -169,6 +173,16 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if a.tracerProvider != nil {
 		opts = append(opts, server.WithTracerProvider(a.tracerProvider))
 	}
+	gate, closeGate, err := a.approvalGate(f.approvals, audit)
+	if err != nil {
+		audit.Close()
+		closeAll(lns)
+		return err
+	}
+	defer closeGate()
+	if gate != nil {
+		opts = append(opts, server.WithApprovals(gate))
+	}
 	srv := server.New(guardian.Audited(pipelines, audit, time.Now), opts...)
 
 	auth, config := "none", "defaults"
@@ -178,7 +192,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if len(user.Sources) > 0 {
 		config = strings.Join(user.Sources, ",")
 	}
-	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit}
+	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit, "approvals", f.approvals.mode}
 	for _, ln := range lns {
 		attrs = append(attrs, "listen", listenerName(ln))
 	}
@@ -231,6 +245,9 @@ func (a *app) checkServeFlags(cmd *cobra.Command, f serveFlags) (serveSetup, err
 	}
 	if f.concurrency < 1 || f.concurrency > maxConcurrency {
 		return s, usageErrorf("serve: --concurrency %d: want 1 to %d", f.concurrency, maxConcurrency)
+	}
+	if err := f.approvals.check(); err != nil {
+		return s, err
 	}
 	if f.drain <= 0 || f.drain > maxDrain {
 		return s, usageErrorf("serve: --drain %s: want a duration above 0 and at most %s, e.g. 30s", f.drain, maxDrain)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -198,4 +199,17 @@ func resolve(what, id string, ids func(yield func(string) bool)) (string, error)
 		found = append(found[:5], "…")
 	}
 	return "", fmt.Errorf("%s %q matches %s: give more of the id: %w", what, id, strings.Join(found, ", "), ErrAmbiguous)
+}
+
+// DefaultPath is where guardian serve journals approvals and grants:
+// $XDG_STATE_HOME/guardian/approvals.jsonl, else ~/.local/state/guardian/approvals.jsonl; ""
+// when neither variable is set to an absolute path.
+func DefaultPath(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "guardian", "approvals.jsonl")
+	}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "state", "guardian", "approvals.jsonl")
+	}
+	return ""
 }

@@ -39,7 +39,10 @@ type Recorder interface {
 // person when the review asks (the host cannot prompt), for at most Wait (0: the Gate's).
 type Hold struct {
 	Queue bool
-	Wait  time.Duration
+	// Host says the client's host prompts a person itself: the ask goes there at once, even
+	// when the Gate holds every ask (WithQueueAll).
+	Host bool
+	Wait time.Duration
 }
 
 // Gate turns guardian's asks into answers from people: a grant that covers the request, a
@@ -148,7 +151,7 @@ func (g *Gate) Resolve(ctx context.Context, req guardian.Request, c guardian.Cal
 		out := answeredResult(p, g.now())
 		return out, g.record(ctx, req, c, out, p.AskedBy, p.ID, 0, g.now().Sub(start))
 	}
-	if (!h.Queue && !g.queueAll) || g.stopped.Err() != nil {
+	if h.Host || (!h.Queue && !g.queueAll) || g.stopped.Err() != nil {
 		return res, nil
 	}
 	wait := g.wait

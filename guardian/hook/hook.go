@@ -33,6 +33,10 @@ type Call struct {
 	// allow becomes "no opinion", so guardian never waves through what the host would have
 	// asked about.
 	NeverAllow bool
+	// Headless says the payload shows that the host will not prompt anyone for an ask (Claude
+	// Code's permission_mode "dontAsk"), so an ask is as good as a deny unless a person
+	// answers it elsewhere (guardian serve's approval queue).
+	Headless bool
 }
 
 // Reply is what a hook process writes and how it exits.

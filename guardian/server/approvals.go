@@ -45,7 +45,9 @@ func WithApprovals(g *approval.Gate) Option { return func(s *Server) { s.gate = 
 func holdFrom(h http.Header) (approval.Hold, error) {
 	var hold approval.Hold
 	switch v := strings.TrimSpace(h.Get(HeaderApproval)); v {
-	case "", ApprovalHost:
+	case "":
+	case ApprovalHost:
+		hold.Host = true
 	case ApprovalQueue:
 		hold.Queue = true
 	default:
