@@ -221,3 +221,31 @@ func TestApprovalCLIErrors(t *testing.T) {
 		t.Fatalf("serve down: %d %s", code, out)
 	}
 }
+
+// TestPolicyFrom: guardian allow --from takes the command of a pending approval or of an
+// audit record; a line of several commands is refused.
+func TestPolicyFrom(t *testing.T) {
+	e := startApprovalEnv(t)
+	cfg := filepath.Join(t.TempDir(), "user.toml")
+	reply := e.hook(t, "docker system prune -f", "s1", "--approvals", "queue", "--deadline", "30s")
+	held := e.awaitPending(t, 1)[0]
+	code, out := e.guardian(t, "--config", cfg, "allow", "--from", held.ID)
+	if code != 0 || !strings.Contains(out, "allow command docker system prune -f") {
+		t.Fatalf("allow --from pending: %d %s", code, out)
+	}
+	e.guardian(t, "deny", held.ID)
+	<-reply
+
+	<-e.hook(t, "ls && rm -rf build", "s1")
+	_, out = e.guardian(t, "audit", "tail", "-n", "1", "--json")
+	var rec struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.ID == "" {
+		t.Fatalf("audit tail: %v %s", err, out)
+	}
+	if code, out := e.guardian(t, "--config", cfg, "block", "--from", rec.ID); code != exitUsage || !strings.Contains(out, "holds several commands") {
+		t.Fatalf("block --from a two-command line: %d %s", code, out)
+	}
+	if code, out := e.guardian(t, "--config", cfg, "block", "--from", "ffffffff"); code != exitUsage || !strings.Contains(out, "no audit record with that id") {
+		t.Fatalf("block --from unknown: %d %s", code, out)
+	}
+}
