@@ -249,3 +249,59 @@ func TestPolicyFrom(t *testing.T) {
 		t.Fatalf("block --from unknown: %d %s", code, out)
 	}
 }
+
+// TestHostOutcome: with guardian installed for Claude Code's PostToolUse and PermissionDenied
+// too, what the person answered at Claude Code's prompt is recorded against guardian's ask
+// (and nothing for calls guardian did not ask about), and `guardian audit overrides` counts it.
+// The outcome payloads follow Claude Code's documented hook input (the PreToolUse fields plus
+// tool_response); they are not recordings.
+func TestHostOutcome(t *testing.T) {
+	env := hookEnv(t)
+	dir := t.TempDir()
+	payload := func(event, command, turn string) string {
+		return fmt.Sprintf(`{"session_id":"s1","cwd":%q,"hook_event_name":%q,"tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":%q,"tool_response":{"stdout":"","stderr":"","interrupted":false}}`,
+			dir, event, command, turn)
+	}
+	const prune = "docker system prune -f"
+	steps := []struct {
+		event, command, turn string
+		decision             string // the hook's reply; "" for none
+	}{
+		{"PreToolUse", prune, "toolu_1", "ask"},
+		{"PostToolUse", prune, "toolu_1", ""}, // the person said yes at the prompt
+		{"PreToolUse", "ls", "toolu_2", "allow"},
+		{"PostToolUse", "ls", "toolu_2", ""}, // guardian allowed it: nothing to record
+		{"PreToolUse", prune, "toolu_3", "ask"},
+		{"PermissionDenied", prune, "toolu_3", ""},
+		{"PostToolUse", prune, "toolu_9", ""}, // no ask for this call: nothing to record
+	}
+	for _, s := range steps {
+		code, decision, reason := runHookPayload(t, payload(s.event, s.command, s.turn), env)
+		if code != 0 || decision != s.decision {
+			t.Fatalf("%s %s: exit %d, decision %q (%s), want %q", s.event, s.turn, code, decision, reason, s.decision)
+		}
+	}
+	d, out, errb := testDeps("")
+	d.getenv = func(k string) string { return env[k] }
+	if code := run(context.Background(), []string{"audit", "overrides", "--json"}, d); code != 0 {
+		t.Fatalf("audit overrides: %d %s", code, errb)
+	}
+	var s struct {
+		Reviews, Asks, Approved, Refused int
+		Rules                            []struct {
+			Rule                      string
+			Asked, Approved, Refused int
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if s.Reviews != 3 || s.Asks != 2 || s.Approved != 1 || s.Refused != 1 || len(s.Rules) != 1 ||
+		s.Rules[0].Rule != "rule:container.prune" || s.Rules[0].Asked != 2 || s.Rules[0].Approved != 1 || s.Rules[0].Refused != 1 {
+		t.Fatalf("overrides: %s", out)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"audit", "overrides"}, d); code != 0 || !strings.Contains(out.String(), "rule:container.prune") || !strings.Contains(out.String(), "50%") {
+		t.Fatalf("audit overrides: %d\n%s", code, out)
+	}
+}

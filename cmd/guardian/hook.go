@@ -108,7 +108,7 @@ exactly allow, deny or ask. Whatever goes wrong, it prints ask.`,
 // fail-safe reply inside hook.Run.
 func (a *app) answerHook(cmd *cobra.Command, p hook.Protocol, deadline time.Duration) error {
 	a.injectFault("start")
-	r := hook.Run(cmd.Context(), p, hook.Input{Stdin: cmd.InOrStdin(), Getenv: a.getenv}, a.hookDecide(cmd), deadline)
+	r := hook.Run(cmd.Context(), p, hook.Input{Stdin: cmd.InOrStdin(), Getenv: a.getenv, Record: a.hookRecord(cmd)}, a.hookDecide(cmd), deadline)
 	if len(r.Stdout) > 0 {
 		if _, err := a.stdout.Write(r.Stdout); err != nil {
 			// The host cannot read our answer: block (exit 2 with a reason) rather than let a

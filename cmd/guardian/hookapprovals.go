@@ -1,6 +1,11 @@
 package main
 
 import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/guardianhq/guardian/guardian/approval"
 	"github.com/guardianhq/guardian/guardian/hook"
 	"github.com/guardianhq/guardian/guardian/server"
 )
@@ -31,4 +36,25 @@ func (a *app) approvalOptions(c hook.Call) []server.ClientOption {
 		return []server.ClientOption{server.WithApprovalMode(server.ApprovalHost)}
 	}
 	return nil
+}
+
+// hookRecord records a host's report of how a tool call ended against guardian's ask for it,
+// in the audit log of the user config (the one a serve on this machine writes too).
+func (a *app) hookRecord(cmd *cobra.Command) func(ctx context.Context, c hook.Call) error {
+	return func(ctx context.Context, c hook.Call) error {
+		if c.Request == nil {
+			return nil
+		}
+		cfg, err := a.loadConfig(cmd, a.requestDir(*c.Request))
+		if err != nil {
+			return err
+		}
+		log, err := a.openAudit(cmd, cfg)
+		if err != nil {
+			return err
+		}
+		defer log.Close()
+		_, err = approval.RecordHostOutcome(ctx, log.Recent, log, c.Caller, c.Outcome == hook.OutcomeRan)
+		return err
+	}
 }

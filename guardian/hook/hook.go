@@ -37,7 +37,17 @@ type Call struct {
 	// Code's permission_mode "dontAsk"), so an ask is as good as a deny unless a person
 	// answers it elsewhere (guardian serve's approval queue).
 	Headless bool
+	// Outcome, when not "", makes this a report of how a tool call ended rather than a
+	// request to review: OutcomeRan (Claude Code's PostToolUse, PostToolUseFailure) or
+	// OutcomeDenied (PermissionDenied). Run hands it to Input.Record and replies nothing.
+	Outcome string
 }
+
+// The outcomes a host reports after a tool call (Call.Outcome).
+const (
+	OutcomeRan    = "ran"
+	OutcomeDenied = "denied"
+)
 
 // Reply is what a hook process writes and how it exits.
 type Reply struct {
