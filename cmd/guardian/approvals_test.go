@@ -289,7 +289,7 @@ func TestHostOutcome(t *testing.T) {
 	var s struct {
 		Reviews, Asks, Approved, Refused int
 		Rules                            []struct {
-			Rule                      string
+			Rule                     string
 			Asked, Approved, Refused int
 		}
 	}
