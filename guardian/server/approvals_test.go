@@ -274,3 +274,54 @@ func TestApproveErrors(t *testing.T) {
 type nopRecorder struct{}
 
 func (nopRecorder) Append(_ context.Context, r audit.Record) (audit.Record, error) { return r, nil }
+
+// TestHeldReviewServerGone: a hook held by a server that dies gets an error — which its
+// adapter turns into the host's fail-safe — never a decision; one held by a server that shuts
+// down gets its ask back at once.
+func TestHeldReviewServerGone(t *testing.T) {
+	t.Run("crash", func(t *testing.T) {
+		store := &signalStore{Store: approval.NewMemoryStore(), put: make(chan approval.Pending, 1)}
+		ts := httptest.NewServer(server.New(&fixed{res: askResult()}, server.WithApprovals(approval.NewGate(store, nopRecorder{}))))
+		defer ts.Close()
+		c, _ := server.NewClient(ts.URL, server.WithApprovalMode(server.ApprovalQueue))
+		errc := make(chan error, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, err := c.Decide(ctx, guardian.ExecRequest(riskmodel.ExecRequest{Command: []string{"ls"}}), guardian.Caller{Host: "claude"})
+			errc <- err
+		}()
+		store.next(t)
+		ts.CloseClientConnections() // the connection breaks as when the process dies
+		if err := <-errc; err == nil {
+			t.Fatal("a held review whose server died returned a decision")
+		}
+	})
+	t.Run("shutdown", func(t *testing.T) {
+		store := &signalStore{Store: approval.NewMemoryStore(), put: make(chan approval.Pending, 1)}
+		srv := server.New(&fixed{res: askResult()}, server.WithApprovals(approval.NewGate(store, nopRecorder{})))
+		ln, err := server.Listen(context.Background(), "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(ctx, ln) }()
+		c, _ := server.NewClient("http://"+ln.Addr().String(), server.WithApprovalMode(server.ApprovalQueue))
+		out := make(chan guardian.Result, 1)
+		go func() {
+			hctx, hcancel := context.WithTimeout(context.Background(), time.Minute)
+			defer hcancel()
+			res, _ := c.Decide(hctx, guardian.ExecRequest(riskmodel.ExecRequest{Command: []string{"ls"}}), guardian.Caller{Host: "claude"})
+			out <- res
+		}()
+		store.next(t)
+		cancel()
+		if res := <-out; res.Decision != riskmodel.Ask || res.Status != guardian.StatusUnanswered || !strings.Contains(res.Assessment.Rationale, "shut down") {
+			t.Fatalf("held review at shutdown: %s/%s %q", res.Decision, res.Status, res.Assessment.Rationale)
+		}
+		if err := <-served; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
