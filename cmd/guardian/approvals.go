@@ -17,6 +17,10 @@ import (
 	"github.com/guardianhq/guardian/guardian/server"
 )
 
+// envApproverToken holds the approver token on the person's side: guardian serve requires it
+// to answer approvals when started with one (--approver-token-file, or this variable).
+const envApproverToken = "GUARDIAN_APPROVER_TOKEN"
+
 // approvalCallTimeout bounds one call of guardian pending/approve/deny/grants to the serve.
 const approvalCallTimeout = 10 * time.Second
 
@@ -36,7 +40,7 @@ func (a *app) adminClient() (*server.Client, error) {
 	if target == "" {
 		target = "http://" + server.DefaultAddr
 	}
-	c, err := server.NewClient(target, server.WithClientToken(token))
+	c, err := server.NewClient(target, server.WithClientToken(token), server.WithClientApproverToken(a.getenv(envApproverToken)))
 	if err != nil {
 		return nil, usageErrorf("%s: %v", envURL, err)
 	}
@@ -51,7 +55,7 @@ func serveError(err error) error {
 		return fmt.Errorf("%w; approvals live in guardian serve: start it (guardian serve), or point %s at it", err, envURL)
 	case errors.As(err, &se) && se.StatusCode == 404 && se.Code == server.CodeNotFound && strings.Contains(se.Message, "not enabled"):
 		return fmt.Errorf("%s: restart guardian serve without --approvals off", se.Message)
-	case errors.As(err, &se) && (se.Code == server.CodeNotFound || se.Code == server.CodeAmbiguous || se.Code == server.CodeAnswered || se.Code == server.CodeScopeRefused || se.Code == server.CodeBadRequest):
+	case errors.As(err, &se) && (se.Code == server.CodeForbidden || se.Code == server.CodeNotFound || se.Code == server.CodeAmbiguous || se.Code == server.CodeAnswered || se.Code == server.CodeScopeRefused || se.Code == server.CodeBadRequest):
 		return &exitError{code: exitUsage, err: errors.New(se.Message)}
 	}
 	return err

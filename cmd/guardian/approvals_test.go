@@ -305,3 +305,18 @@ func TestHostOutcome(t *testing.T) {
 		t.Fatalf("audit overrides: %d\n%s", code, out)
 	}
 }
+
+// TestApproverTokenCLI: a serve started with an approver token refuses guardian approve
+// without GUARDIAN_APPROVER_TOKEN, and takes it with.
+func TestApproverTokenCLI(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "approver")
+	writeFile(t, tokenFile, "approver-token-0123456789\n")
+	e := startApprovalEnv(t, "--approver-token-file", tokenFile)
+	if code, out := e.guardian(t, "approve", "abcd"); code != exitUsage || !strings.Contains(out, "needs the approver token") {
+		t.Fatalf("without the token: %d %s", code, out)
+	}
+	e.env[envApproverToken] = "approver-token-0123456789"
+	if code, out := e.guardian(t, "approve", "abcd"); code != exitUsage || !strings.Contains(out, `no approval "abcd"`) {
+		t.Fatalf("with the token: %d %s", code, out)
+	}
+}

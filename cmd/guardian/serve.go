@@ -173,7 +173,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if a.tracerProvider != nil {
 		opts = append(opts, server.WithTracerProvider(a.tracerProvider))
 	}
-	gate, closeGate, err := a.approvalGate(f.approvals, audit)
+	gate, approver, closeGate, err := a.approvalGate(f.approvals, audit, log)
 	if err != nil {
 		audit.Close()
 		closeAll(lns)
@@ -181,7 +181,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	}
 	defer closeGate()
 	if gate != nil {
-		opts = append(opts, server.WithApprovals(gate))
+		opts = append(opts, server.WithApprovals(gate), server.WithApproverToken(approver))
 	}
 	srv := server.New(guardian.Audited(pipelines, audit, time.Now), opts...)
 

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -16,6 +19,7 @@ type approvalFlags struct {
 	wait       time.Duration
 	maxPending int
 	file       string
+	tokenFile  string // --approver-token-file
 }
 
 func (f *approvalFlags) register(fl *pflag.FlagSet) {
@@ -23,6 +27,7 @@ func (f *approvalFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.mode, "approvals", f.mode, "hold asks for a person: auto (when the client asks, Guardian-Approval: queue), queue (every ask) or off (a `MODE`)")
 	fl.DurationVar(&f.wait, "approval-wait", f.wait, "hold a request for a person at most `D` (a client's Guardian-Wait can only shorten it)")
 	fl.IntVar(&f.maxPending, "max-pending", f.maxPending, "hold at most `N` approvals at once; beyond, an ask goes to the host at once")
+	fl.StringVar(&f.tokenFile, "approver-token-file", "", "require the approver token in `FILE` (else $GUARDIAN_APPROVER_TOKEN) to answer approvals and revoke grants")
 	fl.StringVar(&f.file, "approvals-file", "", "journal answers and grants in `FILE` (default $XDG_STATE_HOME/guardian/approvals.jsonl)")
 }
 
@@ -43,20 +48,34 @@ func (f *approvalFlags) check() error {
 
 // approvalGate opens the approval journal and builds the gate serve settles asks with; nil
 // with --approvals off. The returned function closes the journal.
-func (a *app) approvalGate(f approvalFlags, log *audit.Log) (*approval.Gate, func(), error) {
+func (a *app) approvalGate(f approvalFlags, log *audit.Log, logger *slog.Logger) (*approval.Gate, string, func(), error) {
 	if f.mode == "off" {
-		return nil, func() {}, nil
+		return nil, "", func() {}, nil
+	}
+	approver := strings.TrimSpace(a.getenv(envApproverToken))
+	if f.tokenFile != "" {
+		b, err := os.ReadFile(f.tokenFile)
+		if err != nil {
+			return nil, "", nil, invalidError(fmt.Errorf("serve: read the approver token: %w", err))
+		}
+		approver = strings.TrimSpace(string(b))
+	}
+	if approver != "" && len(approver) < minTokenLen {
+		return nil, "", nil, invalidError(fmt.Errorf("serve: the approver token is %d characters, fewer than %d: use a random one, e.g. openssl rand -hex 32", len(approver), minTokenLen))
+	}
+	if approver == "" {
+		logger.Warn("approvals can be answered by any process that reaches this serve, an agent's included: give the person's terminal an approver token (--approver-token-file, GUARDIAN_APPROVER_TOKEN) that agents do not get")
 	}
 	path := f.file
 	if path == "" {
 		if path = approval.DefaultPath(a.getenv); path == "" {
-			return nil, nil, usageErrorf("serve: no state directory for the approvals journal (neither XDG_STATE_HOME nor HOME is set): give --approvals-file FILE or --approvals off")
+			return nil, "", nil, usageErrorf("serve: no state directory for the approvals journal (neither XDG_STATE_HOME nor HOME is set): give --approvals-file FILE or --approvals off")
 		}
 	}
 	store, err := approval.OpenFileStore(path)
 	if err != nil {
-		return nil, nil, invalidError(fmt.Errorf("serve: %w", err))
+		return nil, "", nil, invalidError(fmt.Errorf("serve: %w", err))
 	}
 	g := approval.NewGate(store, log, approval.WithWait(f.wait), approval.WithQueueAll(f.mode == "queue"), approval.WithMaxPending(f.maxPending))
-	return g, func() { store.Close() }, nil
+	return g, approver, func() { store.Close() }, nil
 }

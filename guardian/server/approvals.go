@@ -36,6 +36,36 @@ const (
 // maxAnswerBody bounds the body of an approve or deny call.
 const maxAnswerBody = 64 << 10
 
+// HeaderApproverToken carries the approver token (WithApproverToken) on the calls that answer
+// approvals or revoke grants. It is separate from the bearer token, which every hook holds:
+// with it set, holding the review token is not enough to approve a request.
+const HeaderApproverToken = "Guardian-Approver-Token"
+
+// WithApproverToken requires HeaderApproverToken with this token on POST
+// /v1/pending/{id}/approve and /deny and DELETE /v1/grants/{id}. The agents' hooks never get
+// it, so an agent that can reach the serve — on loopback or the unix socket, every process of
+// the user can — still cannot answer its own requests. "" leaves answering open.
+func WithApproverToken(token string) Option {
+	return func(s *Server) { s.approver = NewBearerToken(token) }
+}
+
+// approverOK checks the approver token of an answering call.
+func (s *Server) approverOK(ex *exchange) bool {
+	if s.approver == nil {
+		return true
+	}
+	h := http.Header{}
+	if v := ex.r.Header.Get(HeaderApproverToken); v != "" {
+		h.Set("Authorization", "Bearer "+v)
+	}
+	if _, ok := s.approver.Check(h); !ok {
+		ex.fail(http.StatusForbidden, CodeForbidden, "answering approvals needs the approver token: send it in the "+HeaderApproverToken+
+			" header (guardian approve reads GUARDIAN_APPROVER_TOKEN); the review token is not enough")
+		return false
+	}
+	return true
+}
+
 // WithApprovals lets g settle the reviews that ask: grants apply, requests held for a person
 // wait on g, and the approval routes (GET /v1/pending, POST /v1/pending/{id}/approve and
 // /deny, GET /v1/grants, DELETE /v1/grants/{id}) answer. Without it they are 404.
@@ -221,7 +251,7 @@ func (s *Server) pendingApprove(ex *exchange) { s.pendingAnswer(ex, true) }
 func (s *Server) pendingDeny(ex *exchange)    { s.pendingAnswer(ex, false) }
 
 func (s *Server) pendingAnswer(ex *exchange, allow bool) {
-	if !s.approvalsOn(ex) {
+	if !s.approvalsOn(ex) || !s.approverOK(ex) {
 		return
 	}
 	var body AnswerRequest
@@ -272,7 +302,7 @@ func (s *Server) grantList(ex *exchange) {
 }
 
 func (s *Server) grantRevoke(ex *exchange) {
-	if !s.approvalsOn(ex) {
+	if !s.approvalsOn(ex) || !s.approverOK(ex) {
 		return
 	}
 	g, err := s.gate.Revoke(context.WithoutCancel(ex.r.Context()), ex.id)

@@ -325,3 +325,44 @@ func TestHeldReviewServerGone(t *testing.T) {
 		}
 	})
 }
+
+// TestApproverToken: with an approver token, answering and revoking need it — the review
+// token a hook holds is not enough — while reviews and listing do not.
+func TestApproverToken(t *testing.T) {
+	const review, approver = "review-token-0123456789", "approver-token-0123456789"
+	srv := server.New(&fixed{res: askResult()}, server.WithToken(review),
+		server.WithApprovals(approval.NewGate(approval.NewMemoryStore(), nopRecorder{})), server.WithApproverToken(approver))
+	auth := http.Header{"Authorization": {"Bearer " + review}}
+	both := http.Header{"Authorization": {"Bearer " + review}, server.HeaderApproverToken: {approver}}
+	wrong := http.Header{"Authorization": {"Bearer " + review}, server.HeaderApproverToken: {review}}
+	tests := []struct {
+		name         string
+		method, path string
+		header       http.Header
+		code         int
+	}{
+		{"list with the review token", "GET", "/v1/pending", auth, 200},
+		{"review with the review token", "POST", "/v1/review", auth, 200},
+		{"approve without the approver token", "POST", "/v1/pending/abcd/approve", auth, 403},
+		{"approve with the review token as approver token", "POST", "/v1/pending/abcd/approve", wrong, 403},
+		{"deny without", "POST", "/v1/pending/abcd/deny", auth, 403},
+		{"revoke without", "DELETE", "/v1/grants/abcd", auth, 403},
+		{"approve with it", "POST", "/v1/pending/abcd/approve", both, 404},
+		{"revoke with it", "DELETE", "/v1/grants/abcd", both, 404},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `{"by":"alice"}`
+			if tt.path == "/v1/review" {
+				body = execBody
+			}
+			w := do(t, srv, tt.method, tt.path, body, tt.header)
+			if w.Code != tt.code {
+				t.Fatalf("%d %s, want %d", w.Code, w.Body, tt.code)
+			}
+			if tt.code == 403 && errorOf(t, w.Body.Bytes()).Code != server.CodeForbidden {
+				t.Errorf("code: %s", w.Body)
+			}
+		})
+	}
+}

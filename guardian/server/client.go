@@ -39,6 +39,7 @@ type Client struct {
 	token    string
 	hc       *http.Client
 	approval string // HeaderApproval to send with reviews; "" sends none
+	approver string // HeaderApproverToken to send; "" sends none
 }
 
 // ClientOption configures a Client.
@@ -48,7 +49,12 @@ type clientConfig struct {
 	token    string
 	hc       *http.Client
 	approval string
+	approver string
 }
+
+// WithClientApproverToken sends the approver token (HeaderApproverToken), which a server started
+// with one requires to answer approvals and revoke grants.
+func WithClientApproverToken(token string) ClientOption { return func(c *clientConfig) { c.approver = token } }
 
 // WithApprovalMode sends HeaderApproval with every review: ApprovalQueue asks the server to
 // hold a review that asks until a person answers it, for at most the time left before the
@@ -75,7 +81,7 @@ func NewClient(target string, opts ...ClientOption) (*Client, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &Client{target: target, token: cfg.token, approval: cfg.approval}
+	c := &Client{target: target, token: cfg.token, approval: cfg.approval, approver: cfg.approver}
 	if path, ok := SocketPath(target); ok {
 		if path == "" || !strings.HasPrefix(path, "/") {
 			return nil, fmt.Errorf("guardian serve target %q: a unix socket needs an absolute path, e.g. unix:///run/user/1000/guardian/guardian.sock", target)
@@ -223,6 +229,9 @@ func (c *Client) Decide(ctx context.Context, req guardian.Request, caller guardi
 func (c *Client) decorate(ctx context.Context, hr *http.Request) {
 	if c.token != "" {
 		hr.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if c.approver != "" {
+		hr.Header.Set(HeaderApproverToken, c.approver)
 	}
 	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(hr.Header))
 }

@@ -95,6 +95,7 @@ type Server struct {
 	drain     time.Duration
 	routes    map[string]route
 	gate      *approval.Gate // nil: asks go to the host, the approval routes are 404
+	approver  *BearerToken   // nil: answering approvals needs no token of its own
 }
 
 // route is one path: the methods it answers and its handler. public routes need no token.
