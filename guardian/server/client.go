@@ -54,7 +54,9 @@ type clientConfig struct {
 
 // WithClientApproverToken sends the approver token (HeaderApproverToken), which a server started
 // with one requires to answer approvals and revoke grants.
-func WithClientApproverToken(token string) ClientOption { return func(c *clientConfig) { c.approver = token } }
+func WithClientApproverToken(token string) ClientOption {
+	return func(c *clientConfig) { c.approver = token }
+}
 
 // WithApprovalMode sends HeaderApproval with every review: ApprovalQueue asks the server to
 // hold a review that asks until a person answers it, for at most the time left before the
