@@ -59,7 +59,7 @@ func TestStdioAnswersEveryLine(t *testing.T) {
 		{"a valid request after all that", `{"jsonrpc":"2.0","id":6,"method":"ping"}`, `{"jsonrpc":"2.0","id":6,"result":{}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			send("")        // blank lines are skipped, not answered
+			send("")                                                      // blank lines are skipped, not answered
 			send(`[{"jsonrpc":"2.0","method":"notifications/progress"}]`) // a batch of notifications has no answer
 			send(tt.send)
 			if got := read(); !jsonEqual(t, got, tt.want) {
