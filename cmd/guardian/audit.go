@@ -259,7 +259,7 @@ record shares; an ambiguous prefix lists the records it matches (exit 2). No rec
 id exits 3.`,
 		Example: `  guardian audit explain 3f2a9c0d1e2f3a4b
   guardian audit explain 3f2a9c`,
-		Args:    usageArgs(cobra.ExactArgs(1)),
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args[0]) < audit.MinIDPrefix {
 				return usageErrorf("audit explain: %q is too short: give at least %d characters of the record id (the last column of 'guardian audit tail')", args[0], audit.MinIDPrefix)
