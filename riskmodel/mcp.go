@@ -2676,22 +2676,6 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 		}
 	}
 
-	// Policy: protected paths.
-	for _, p := range c.paths {
-		if p.abs == "" || !c.scope.IsProtected(p.abs) {
-			continue
-		}
-		if p.writes() {
-			findings = append(findings, Finding{RuleID: "mcp.fs-protected-write", Segment: c.label, Level: High,
-				Category: CatDataDeletion, Decision: Deny,
-				Message: fmt.Sprintf("%s, which %s %s, a protected path", c.call(), mcpOpVerb(p.op), p.show())})
-		} else {
-			findings = append(findings, Finding{RuleID: "mcp.fs-protected-read", Segment: c.label, Level: Medium,
-				Category: CatReadOnly, Decision: Ask,
-				Message: fmt.Sprintf("%s, which reads %s, a protected path", c.call(), p.show())})
-		}
-	}
-
 	hasRisk := len(findings) > 0
 	if !hasRisk {
 		for _, r := range baselines {
@@ -2716,7 +2700,11 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 		}
 	}
 
-	allowedBy := a.applyMCPUserRules(c, &findings)
+	subjects := []string{strings.ToLower(c.req.Server + "/" + c.req.Tool)}
+	if c.verb != "" {
+		subjects = append(subjects, strings.ToLower(c.req.Server+"/"+c.req.Tool+":"+c.verb))
+	}
+	findings, allowedBy := a.applyPolicy(&policyUnit{kind: KindMCP, label: c.label, scope: c.scope, subjects: subjects, mcp: c}, findings)
 
 	// For a low-risk call the summary is the most specific low finding's description.
 	describe := ""
@@ -2748,85 +2736,6 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 		v.DecidedBy = "rule:" + allowedBy
 	}
 	return v
-}
-
-// applyMCPUserRules applies Policy.Rules of kind mcp. Each rule's Glob is matched against
-// "server/tool" and, for a call with a verb argument, "server/tool:verb", case-insensitively,
-// with WildcardMatch ("*" matches any run of characters including "/" and ":", "?" one
-// character). Deny and ask rules add a finding with their decision; an allow rule is the
-// allow-list opt-out: it sets every other finding below critical to allow and says so in the
-// message. Precedence is deny > ask > allow, since the verdict takes the most restrictive
-// finding. It returns the id of the allow rule that applied, if any.
-func (a *Analyzer) isUserRule(id string) bool {
-	for _, r := range a.policy.Rules {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func (a *Analyzer) applyMCPUserRules(c *mcpCtx, findings *[]Finding) string {
-	subjects := []string{strings.ToLower(c.req.Server + "/" + c.req.Tool)}
-	if c.verb != "" {
-		subjects = append(subjects, strings.ToLower(c.req.Server+"/"+c.req.Tool+":"+c.verb))
-	}
-	worst := Finding{Level: Low, Category: CatNone}
-	for _, f := range *findings {
-		if f.Level > worst.Level || worst.Message == "" {
-			worst = f
-		}
-	}
-	allow := ""
-	for _, r := range a.policy.Rules {
-		if r.Kind != KindMCP || r.Glob == "" {
-			continue
-		}
-		matched := false
-		for _, s := range subjects {
-			if WildcardMatch(strings.ToLower(r.Glob), s) {
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			continue
-		}
-		reason := ""
-		if r.Reason != "" {
-			reason = ": " + mcpCleanText(r.Reason, 200)
-		}
-		switch r.Decision {
-		case Deny, Ask:
-			verb := "denied"
-			if r.Decision == Ask {
-				verb = "held for the human"
-			}
-			base := strings.TrimSuffix(mcpOrStr(worst.Message, c.call()), ".")
-			*findings = append(*findings, Finding{RuleID: r.ID, Segment: c.label, Level: worst.Level, Category: worst.Category,
-				Decision: r.Decision, Message: fmt.Sprintf("%s; %s by user rule %s%s", base, verb, r.ID, reason)})
-		case Allow:
-			if allow == "" {
-				allow = r.ID
-			}
-		}
-	}
-	if allow != "" {
-		userIDs := map[string]bool{}
-		for _, r := range a.policy.Rules {
-			userIDs[r.ID] = true
-		}
-		for i := range *findings {
-			f := &(*findings)[i]
-			// Critical findings, other user rules and protected paths are not overridden.
-			if f.Level >= Critical || userIDs[f.RuleID] || strings.HasPrefix(f.RuleID, "mcp.fs-protected-") {
-				continue
-			}
-			f.Decision = Allow
-			f.Message = strings.TrimSuffix(f.Message, ".") + " (allowed by user rule " + allow + ")"
-		}
-	}
-	return allow
 }
 
 // mcpFreeTextKeys hold prose or code meant as data (an issue body, a SQL query): shell

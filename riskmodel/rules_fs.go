@@ -1,7 +1,6 @@
 package riskmodel
 
 import (
-	"fmt"
 	"path"
 	"strings"
 
@@ -438,27 +437,6 @@ func fsRules() []*Rule {
 				for _, t := range truncTargets(c, s) {
 					if t.zone == ZoneHome || t.zone == ZoneSystem || t.zone == ZoneVital || t.zone == ZoneUnknown {
 						return "Empties " + c.where(t), true
-					}
-				}
-				return "", false
-			},
-		},
-		{
-			ID: "fs.protected", Level: Critical, Category: CatDataDeletion,
-			Message:    "Changes a path the policy protects",
-			PolicyOnly: true,
-			exec: func(c *execCtx, s *Segment) (string, bool) {
-				if len(c.scope.Protected) == 0 {
-					return "", false
-				}
-				ts, _, _ := deletion(s)
-				all := append(c.targets(ts), writeTargets(c, s)...)
-				if n := s.Name(); n == "chmod" || n == "chown" || n == "chgrp" || n == "chattr" || n == "setfacl" {
-					all = append(all, c.targets(s.positional(0))...)
-				}
-				for _, t := range all {
-					if t.abs != "" && c.scope.IsProtected(t.abs) {
-						return fmt.Sprintf("Changes %s, which your policy protects", t.abs), true
 					}
 				}
 				return "", false
