@@ -918,6 +918,9 @@ func (c *mcpCtx) findURLs() {
 // trustedHost matches Policy.TrustedHosts with path.Match (a "*" matches within the host,
 // dots included), case-insensitively.
 func (c *mcpCtx) trustedHost(h string) bool {
+	if catalog.International(h) {
+		return false // a look-alike of a trusted host is not it
+	}
 	for _, g := range c.policy.TrustedHosts {
 		g = strings.ToLower(strings.TrimSpace(g))
 		if g == h {

@@ -201,7 +201,7 @@ func (a *Analyzer) exampleRuleIDs(ctx context.Context, k Kind, ex string) ([]str
 func builtinRules() []*Rule {
 	var all []*Rule
 	for _, fam := range [][]*Rule{
-		shellRules(), fsRules(), vcsRules(), netRules(), credRules(), sysRules(), privRules(),
+		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), baselineRules(), mcpServiceRules(), mcpRules(),
 	} {
 		all = append(all, fam...)

@@ -70,6 +70,9 @@ func looksLikeHost(a string) bool {
 func isLocalHost(h string) bool { return catalog.Default().IsLoopback(h) }
 
 func (c *execCtx) trustedHost(h string) bool {
+	if catalog.International(h) {
+		return false // a look-alike of a trusted host is not it (ToLower would even fold a Kelvin sign to k)
+	}
 	h = strings.ToLower(h)
 	if isLocalHost(h) {
 		return true
