@@ -2348,11 +2348,14 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 		}
 	}
 
-	subjects := []string{strings.ToLower(c.req.Server + "/" + c.req.Tool)}
-	if c.verb != "" {
-		subjects = append(subjects, strings.ToLower(c.req.Server+"/"+c.req.Tool+":"+c.verb))
+	allowedBy := ""
+	if len(c.scope.Protected) > 0 || len(a.policy.Rules) > 0 {
+		subjects := []string{strings.ToLower(c.req.Server + "/" + c.req.Tool)}
+		if c.verb != "" {
+			subjects = append(subjects, strings.ToLower(c.req.Server+"/"+c.req.Tool+":"+c.verb))
+		}
+		findings, allowedBy = a.applyPolicy(&policyUnit{kind: KindMCP, label: c.label, scope: c.scope, subjects: subjects, mcp: c}, findings)
 	}
-	findings, allowedBy := a.applyPolicy(&policyUnit{kind: KindMCP, label: c.label, scope: c.scope, subjects: subjects, mcp: c}, findings)
 
 	// For a low-risk call the summary is the most specific low finding's description.
 	describe := ""

@@ -50,7 +50,7 @@ func segmentIntlHosts(s *Segment) []string {
 	}
 	var out []string
 	for _, a := range s.Args[1:] {
-		if !catalog.International(a) && !strings.Contains(strings.ToLower(a), "xn--") {
+		if !catalog.International(a) && !containsFold(a, "xn--") {
 			continue
 		}
 		if i := strings.IndexByte(a, '='); i > 0 && strings.HasPrefix(a, "-") {
@@ -132,4 +132,25 @@ func (c *mcpCtx) intlHosts() []string {
 		}
 	}
 	return out
+}
+
+// containsFold reports whether s contains the lower-case ASCII sub, ignoring ASCII case,
+// without allocating (this runs on every argument of every command).
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -23,7 +23,7 @@ func catalogRules() []*Rule {
 			ID: "base.catalog", Baseline: true, Level: Low, Category: CatReadOnly,
 			Message: "Runs a catalogued everyday tool",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				e, ok := catalog.DefaultCommands().Lookup(append([]string{s.Name()}, s.Args[min(1, len(s.Args)):]...))
+				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
 				if !ok || s.Privileged {
 					return "", false
 				}

@@ -38,6 +38,8 @@ type Command struct {
 	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
 	What        string   `toml:"what" json:"what"`
 	Source      string   `toml:"source" json:"source"`
+
+	subWords [][]string // Subcommands split into words, once
 }
 
 // Commands is the command catalogue.
@@ -75,31 +77,31 @@ func loadCommands(data []byte) (*Commands, error) {
 		case c.byName[e.Name] != nil:
 			return nil, fmt.Errorf("commands.toml: command %q is listed twice", e.Name)
 		}
+		for _, sub := range e.Subcommands {
+			e.subWords = append(e.subWords, strings.Fields(sub))
+		}
 		c.byName[e.Name] = e
 	}
 	return &c, nil
 }
 
-// Lookup returns the entry for a command whose name and leading arguments it covers.
-func (c *Commands) Lookup(args []string) (*Command, bool) {
-	if len(args) == 0 {
-		return nil, false
-	}
-	e := c.byName[args[0]]
+// Lookup returns the entry for the command name whose leading arguments (args, after the
+// name) it covers.
+func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
+	e := c.byName[name]
 	if e == nil {
 		return nil, false
 	}
 	if len(e.Subcommands) == 0 {
 		return e, true
 	}
-	for _, sub := range e.Subcommands {
-		words := strings.Fields(sub)
-		if len(args)-1 < len(words) {
+	for _, words := range e.subWords {
+		if len(args) < len(words) {
 			continue
 		}
 		ok := true
 		for i, w := range words {
-			if args[1+i] != w {
+			if args[i] != w {
 				ok = false
 				break
 			}
