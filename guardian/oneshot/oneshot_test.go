@@ -6,7 +6,6 @@ import (
 	"github.com/guardianhq/guardian/guardian/oneshot"
 )
 
-
 func TestAgentHome(t *testing.T) {
 	tests := []struct{ env, cwd, want string }{
 		{"/home/dev", "/home/dev/proj", "/home/dev"},
