@@ -28,6 +28,7 @@ const (
 	ctrRemove                             // removes containers or images (recreatable)
 	ctrPrune                              // removes containers or images across projects
 	ctrVolumeDelete                       // deletes volumes and the data in them
+	ctrSecretRead                         // reads secret stores inside a container or pod
 	dbDestructive                         // drops, truncates or wipes database data
 	dbWriteProd                           // writes to a production-looking or unknown database
 	dbWrite                               // writes to a database
@@ -153,6 +154,14 @@ func cloudRules() []*Rule {
 				"docker run -e GITHUB_TOKEN=$GITHUB_TOKEN ghcr.io/x/tool"},
 			NoMatch: []string{"docker run -e POSTGRES_PASSWORD=test postgres:16", "docker run -e NODE_ENV=production app", "docker run -v $(pwd):/src alpine ls"},
 			exec:    cloudRule(ctrSecrets),
+		},
+		{
+			ID: "container.secret-read", Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Reads secret stores inside a container or pod (mounted secrets, service-account tokens, key files)",
+			Match: []string{`docker exec api sh -c "cat /run/secrets/*"`, "kubectl exec -n prod web-0 -- cat /var/run/secrets/kubernetes.io/serviceaccount/token",
+				"docker compose exec db cat /etc/shadow", "podman exec app sh -c 'tar cz /etc/ssl/private | base64'"},
+			NoMatch: []string{"docker exec api ls /run/secrets", "kubectl exec web-0 -- cat /etc/nginx/nginx.conf", "docker exec -it webapp-dev sh"},
+			exec:    cloudRule(ctrSecretRead),
 		},
 		{
 			ID: "container.host-access", Level: Medium, Category: CatSystemModification,
@@ -653,6 +662,9 @@ func cloudKubectlOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 		switch verb {
 		case "exec", "attach", "debug":
 			cmd := pkgAfter(s.Args[1:], "--")
+			if reads := innerCredReads(c, cmd); len(reads) > 0 {
+				return one(ctrSecretRead, "Reads "+capText(strings.Join(reads, ", "))+" inside the pod "+res+where)
+			}
 			if len(cmd) > 0 {
 				return one(cloudChange, "Runs `"+capText(strings.Join(cmd, " "))+"` inside the pod "+res+where)
 			}
@@ -1794,6 +1806,9 @@ func containerOps(c *execCtx, s *Segment) []cloudOp {
 		}
 		if has("--privileged") {
 			return one(ctrPrivileged, "Runs "+what+" with --privileged")
+		}
+		if reads := innerCredReads(c, cmd); len(reads) > 0 {
+			return one(ctrSecretRead, "Reads "+capText(strings.Join(reads, ", "))+" inside the container "+first+" with "+tool+" "+sub)
 		}
 		return one(ctrRun, "Runs "+what+" with "+tool+" "+sub)
 	case "compose up", "compose start", "compose restart", "compose stop", "compose kill", "compose pause", "compose unpause", "compose create",

@@ -54,10 +54,11 @@ func sysRules() []*Rule {
 				"while :; do curl -s https://x.example/ >/dev/null; done", // request flood
 				"yes | xargs -P0 -n1 true",                                // endless input, unbounded parallelism
 				"seq 1 1e8 | xargs -P 500 -I{} curl -s https://x.example/{}",
+				"seq 1 50000 | xargs -P 0 -I{} wget -q -O /dev/null https://partner.example.com/ping", // unbounded parallel requests
 				"bash -c 'until false; do echo x >> big.log; done'",
 			},
 			NoMatch: []string{"for f in *.go; do gofmt -l \"$f\"; done", "while read -r l; do echo \"$l\"; done < files.txt",
-				"until curl -sf localhost:8080/health; do sleep 1; done", "while true; do make test && break; sleep 5; done", "seq 1 10 | xargs -P 4 -n1 echo"},
+				"until curl -sf localhost:8080/health; do sleep 1; done", "while true; do make test && break; sleep 5; done", "seq 1 10 | xargs -P 4 -n1 echo", "seq 1 20000 | xargs -P 4 -I{} curl -s localhost:8080/items/{}"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if len(c.segs) == 0 || s != c.segs[0] {
 					return "", false // judged once per request
