@@ -1607,7 +1607,7 @@ func ctrMountExposesCreds(c *execCtx, abs string) bool {
 	if isCredentialPath(c, abs) {
 		return true
 	}
-	for _, p := range credHomePaths {
+	for _, p := range credHomePaths() {
 		full := c.scope.Home + "/" + p
 		if strings.HasPrefix(full, abs+"/") {
 			return true
