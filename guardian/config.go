@@ -652,7 +652,7 @@ func tomlKindName(k unstable.Kind) string {
 	return strings.ToLower(k.String())
 }
 
-var mismatchRE = regexp.MustCompile(`^cannot decode TOML (\w+) into `)
+var mismatchRE = lazyRegexp(`^cannot decode TOML (\w+) into `)
 
 // decodeProblems turns go-toml's errors into problems: every unknown key of a
 // StrictMissingError, or the one DecodeError (syntax, type or value).
@@ -681,8 +681,8 @@ func (pf *parsedFile) decodeProblems(err error) {
 	key = displayKey(key)
 	p := ConfigProblem{File: pf.path, Line: line, Column: col, Key: key}
 	switch {
-	case mismatchRE.MatchString(msg):
-		got := mismatchRE.FindStringSubmatch(msg)[1]
+	case mismatchRE().MatchString(msg):
+		got := mismatchRE().FindStringSubmatch(msg)[1]
 		if want, ok := schemaWant(key); ok {
 			msg = fmt.Sprintf("wrong type: found a TOML %s, want %s", got, want)
 		}
@@ -1368,13 +1368,13 @@ func checkHTTPURL(s, what, whatToWrite, example, credsFix string) error {
 	return nil
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 type cfgEnvName struct{ v string }
 
 func (e *cfgEnvName) UnmarshalText(b []byte) error {
 	s := string(b)
-	if !envNameRE.MatchString(s) || strings.HasPrefix(s, "sk") && len(s) > 30 {
+	if !envNameRE().MatchString(s) || strings.HasPrefix(s, "sk") && len(s) > 30 {
 		return fmt.Errorf(`api_key_env must be the NAME of the environment variable holding the key (letters, digits, _), such as "GUARDIAN_API_KEY", not the key itself; if you pasted a key here, remove it and rotate it`)
 	}
 	e.v = s
@@ -2165,7 +2165,7 @@ func (ix *docIndex) keyAt(line, col int) string {
 	return best
 }
 
-var bareKeyRE = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*=`)
+var bareKeyRE = lazyRegexp(`^\s*([A-Za-z0-9_-]+(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*=`)
 
 // keyOnLine names the key a line assigns, for syntax errors the parser reports without one:
 // the bare key at the start of the line, inside the last table header above it.
@@ -2177,7 +2177,7 @@ func (ix *docIndex) keyOnLine(line int) string {
 	if i := bytes.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
-	m := bareKeyRE.FindSubmatch(text)
+	m := bareKeyRE().FindSubmatch(text)
 	if m == nil {
 		return ""
 	}
@@ -2191,8 +2191,8 @@ func (ix *docIndex) keyOnLine(line int) string {
 	return joinPath(table, key)
 }
 
-var indexRE = regexp.MustCompile(`\[\d+\]`)
+var indexRE = lazyRegexp(`\[\d+\]`)
 
 // displayKey turns an index path into the key as the user writes it: "rule[2].decision" →
 // "rule.decision".
-func displayKey(p string) string { return indexRE.ReplaceAllString(p, "") }
+func displayKey(p string) string { return indexRE().ReplaceAllString(p, "") }

@@ -29,7 +29,6 @@ import (
 	"maps"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -1409,14 +1408,14 @@ func mcpRules() []*Rule {
 						continue
 					}
 					js := mcpClip(a.val, 64<<10)
-					if !mcpReNetCall.MatchString(js) || !mcpReSensitiveJS.MatchString(js) {
+					if !mcpReNetCall().MatchString(js) || !mcpReSensitiveJS().MatchString(js) {
 						continue
 					}
-					for _, m := range mcpReAbsURL.FindAllStringSubmatch(js, 16) {
+					for _, m := range mcpReAbsURL().FindAllStringSubmatch(js, 16) {
 						h := strings.ToLower(m[1])
 						if !isLocalHost(h) && !c.trustedHost(h) {
 							return fmt.Sprintf("%s, whose script sends %s to %s", c.call(),
-								strings.ToLower(mcpReSensitiveJS.FindString(js)), mcpCleanText(h, 60)), true
+								strings.ToLower(mcpReSensitiveJS().FindString(js)), mcpCleanText(h, 60)), true
 						}
 					}
 				}
@@ -1709,7 +1708,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.remote-env-dump", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Dumps the environment of a remote container or host, exposing its secrets",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.remoteExec() && mcpReEnvDump.MatchString(c.shellText) {
+				if c.remoteExec() && mcpReEnvDump().MatchString(c.shellText) {
 					return fmt.Sprintf("%s, which prints the environment of a remote container (`%s`), where its secrets live", c.call(), mcpCleanText(c.shellText, 60)), true
 				}
 				return "", false
@@ -1717,7 +1716,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.remote-exec", Kind: KindMCP, Level: High, Category: CatRemoteCodeExecution,
 			Message: "Runs a command inside a remote container or host",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.remoteExec() && !mcpReEnvDump.MatchString(c.shellText) {
+				if c.remoteExec() && !mcpReEnvDump().MatchString(c.shellText) {
 					return fmt.Sprintf("%s, which runs `%s` inside a remote container or host", c.call(), mcpCleanText(c.shellText, 60)), true
 				}
 				return "", false
@@ -1882,7 +1881,7 @@ func mcpRules() []*Rule {
 			Message: "Runs a script in the browser page that makes network requests",
 			mcp: func(c *mcpCtx) (string, bool) {
 				for _, a := range c.args {
-					if a.str && mcpScriptKeys[a.nkey] && mcpReNetCall.MatchString(mcpClip(a.val, 64<<10)) {
+					if a.str && mcpScriptKeys[a.nkey] && mcpReNetCall().MatchString(mcpClip(a.val, 64<<10)) {
 						return fmt.Sprintf("%s, whose script makes network requests from the logged-in page", c.call()), true
 					}
 				}
@@ -2065,10 +2064,10 @@ func mcpRules() []*Rule {
 
 var (
 	mcpScriptKeys    = mcpWordSet(`function script code expression js javascript source body`)
-	mcpReNetCall     = regexp.MustCompile(`\bfetch\s*\(|XMLHttpRequest|sendBeacon|new\s+WebSocket|new\s+EventSource|\$\.(?:ajax|post|get)\b|axios\b|new\s+Image\(\)\s*\.src|\.src\s*=|location(?:\.href)?\s*=|window\.open\s*\(`)
-	mcpReSensitiveJS = regexp.MustCompile(`(?i)document\.cookie|localStorage|sessionStorage|indexedDB|\btoken\b|password|secret|authorization|credential`)
-	mcpReAbsURL      = regexp.MustCompile(`(?i)(?:https?|wss?)://([a-z0-9.\-\[\]:]+)`)
-	mcpReEnvDump     = regexp.MustCompile(`(?:^|[\s;|&(])(?:env|printenv|set|export\s+-p|declare\s+-x)\s*(?:$|[;|&)])|/proc/[^\s]*/environ|\benv\s*$`)
+	mcpReNetCall     = lazyRegexp(`\bfetch\s*\(|XMLHttpRequest|sendBeacon|new\s+WebSocket|new\s+EventSource|\$\.(?:ajax|post|get)\b|axios\b|new\s+Image\(\)\s*\.src|\.src\s*=|location(?:\.href)?\s*=|window\.open\s*\(`)
+	mcpReSensitiveJS = lazyRegexp(`(?i)document\.cookie|localStorage|sessionStorage|indexedDB|\btoken\b|password|secret|authorization|credential`)
+	mcpReAbsURL      = lazyRegexp(`(?i)(?:https?|wss?)://([a-z0-9.\-\[\]:]+)`)
+	mcpReEnvDump     = lazyRegexp(`(?:^|[\s;|&(])(?:env|printenv|set|export\s+-p|declare\s+-x)\s*(?:$|[;|&)])|/proc/[^\s]*/environ|\benv\s*$`)
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -2203,7 +2202,7 @@ func (c *mcpCtx) passwordEntry() string {
 		label := ""
 		for _, k := range []string{"element", "name", "label", "field", "selector", "placeholder", "type"} {
 			for mk, v := range m {
-				if s, ok := v.(string); ok && mcpNormKey(mk) == k && mcpReqPasswordLabel.MatchString(s) {
+				if s, ok := v.(string); ok && mcpNormKey(mk) == k && mcpReqPasswordLabel().MatchString(s) {
 					label = s
 				}
 			}
@@ -2214,7 +2213,7 @@ func (c *mcpCtx) passwordEntry() string {
 				if !ok || !mcpWordSet("text value input content")[mcpNormKey(mk)] {
 					continue
 				}
-				if len(s) >= 4 && !secIsPlaceholder(s) && !mcpReTestValue.MatchString(s) {
+				if len(s) >= 4 && !secIsPlaceholder(s) && !mcpReTestValue().MatchString(s) {
 					return mcpCleanText(label, 40)
 				}
 			}
@@ -2244,8 +2243,8 @@ func (c *mcpCtx) passwordEntry() string {
 }
 
 var (
-	mcpReqPasswordLabel = regexp.MustCompile(`(?i)pass(word|wd|phrase|code)?\b|\bpin\b|secret|api[ _-]?key|token`)
-	mcpReTestValue      = regexp.MustCompile(`(?i)test|example|dummy|fake|sample|demo|fixture|changeme|placeholder|^password\d*$|^(secret|admin|pass)\d*$`)
+	mcpReqPasswordLabel = lazyRegexp(`(?i)pass(word|wd|phrase|code)?\b|\bpin\b|secret|api[ _-]?key|token`)
+	mcpReTestValue      = lazyRegexp(`(?i)test|example|dummy|fake|sample|demo|fixture|changeme|placeholder|^password\d*$|^(secret|admin|pass)\d*$`)
 )
 
 // specialPath reports a path some more specific rule judges (credentials, startup files, …).

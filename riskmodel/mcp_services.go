@@ -572,12 +572,12 @@ func mcpServiceRules() []*Rule {
 						continue
 					}
 					js := mcpClip(a.val, 64<<10)
-					if !mcpReNetCall.MatchString(js) || !mcpJSObfuscatedURL().MatchString(js) {
+					if !mcpReNetCall().MatchString(js) || !mcpJSObfuscatedURL().MatchString(js) {
 						continue
 					}
-					if mcpReSensitiveJS.MatchString(js) {
+					if mcpReSensitiveJS().MatchString(js) {
 						c.certainty = certaintySure
-						return fmt.Sprintf("%s, whose script sends %s to a URL it builds at run time", c.call(), strings.ToLower(mcpReSensitiveJS.FindString(js))), true
+						return fmt.Sprintf("%s, whose script sends %s to a URL it builds at run time", c.call(), strings.ToLower(mcpReSensitiveJS().FindString(js))), true
 					}
 					return fmt.Sprintf("%s, whose script makes requests to a URL it builds at run time", c.call()), true
 				}

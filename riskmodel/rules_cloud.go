@@ -28,6 +28,7 @@ const (
 	ctrRemove                             // removes containers or images (recreatable)
 	ctrPrune                              // removes containers or images across projects
 	ctrVolumeDelete                       // deletes volumes and the data in them
+	ctrSecretRead                         // reads secret stores inside a container or pod
 	dbDestructive                         // drops, truncates or wipes database data
 	dbWriteProd                           // writes to a production-looking or unknown database
 	dbWrite                               // writes to a database
@@ -107,6 +108,11 @@ func cloudRules() []*Rule {
 			ID: "container.secrets", Level: High, Category: CatCredentialAccess,
 			Message: "Hands the user's credentials to a container",
 			exec:    cloudRule(ctrSecrets),
+		},
+		{
+			ID: "container.secret-read", Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Reads secret stores inside a container or pod (mounted secrets, service-account tokens, key files)",
+			exec:    cloudRule(ctrSecretRead),
 		},
 		{
 			ID: "container.host-access", Level: Medium, Category: CatSystemModification,
@@ -563,6 +569,9 @@ func cloudKubectlOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 		switch verb {
 		case "exec", "attach", "debug":
 			cmd := pkgAfter(s.Args[1:], "--")
+			if reads := innerCredReads(c, cmd); len(reads) > 0 {
+				return one(ctrSecretRead, "Reads "+capText(strings.Join(reads, ", "))+" inside the pod "+res+where)
+			}
 			if len(cmd) > 0 {
 				return one(cloudChange, "Runs `"+capText(strings.Join(cmd, " "))+"` inside the pod "+res+where)
 			}
@@ -1505,7 +1514,7 @@ func ctrMountExposesCreds(c *execCtx, abs string) bool {
 	if isCredentialPath(c, abs) {
 		return true
 	}
-	for _, p := range credHomePaths {
+	for _, p := range credHomePaths() {
 		full := c.scope.Home + "/" + p
 		if strings.HasPrefix(full, abs+"/") {
 			return true
@@ -1704,6 +1713,9 @@ func containerOps(c *execCtx, s *Segment) []cloudOp {
 		}
 		if has("--privileged") {
 			return one(ctrPrivileged, "Runs "+what+" with --privileged")
+		}
+		if reads := innerCredReads(c, cmd); len(reads) > 0 {
+			return one(ctrSecretRead, "Reads "+capText(strings.Join(reads, ", "))+" inside the container "+first+" with "+tool+" "+sub)
 		}
 		return one(ctrRun, "Runs "+what+" with "+tool+" "+sub)
 	case "compose up", "compose start", "compose restart", "compose stop", "compose kill", "compose pause", "compose unpause", "compose create",

@@ -3,13 +3,16 @@ package riskmodel
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // credHomePaths are the literal leading parts of the catalogue's credential stores below a
-// home directory, for callers that compare plain prefixes (container mounts).
-var credHomePaths = catalog.Default().HomePrefixes(catalog.Credential)
+// home directory, for callers that compare plain prefixes (container mounts). Computed on
+// first use: loading the catalogue at package init would cost every hook process its decode,
+// although most requests never compare a mount.
+var credHomePaths = sync.OnceValue(func() []string { return catalog.Default().HomePrefixes(catalog.Credential) })
 
 // isCredentialPath reports whether abs holds secrets: key files, token stores, browser
 // profiles, .env files, cloud credentials — whatever the catalogue calls a credential store,
