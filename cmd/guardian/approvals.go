@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/guardianhq/guardian/guardian/approval"
+	"github.com/guardianhq/guardian/guardian/oneshot"
 	"github.com/guardianhq/guardian/guardian/server"
 )
 
@@ -29,7 +30,7 @@ const approvalCallTimeout = 10 * time.Second
 // $GUARDIAN_TOKEN — the same client config as the hooks'.
 func (a *app) adminClient() (*server.Client, error) {
 	token := a.getenv(envToken)
-	target := a.getenv(envURL)
+	target := a.getenv(oneshot.EnvURL)
 	if target == "" {
 		if path := server.DefaultSocketPath(a.getenv); path != "" {
 			if st, err := os.Stat(path); err == nil && st.Mode()&os.ModeSocket != 0 {
@@ -42,7 +43,7 @@ func (a *app) adminClient() (*server.Client, error) {
 	}
 	c, err := server.NewClient(target, server.WithClientToken(token), server.WithClientApproverToken(a.getenv(envApproverToken)))
 	if err != nil {
-		return nil, usageErrorf("%s: %v", envURL, err)
+		return nil, usageErrorf("%s: %v", oneshot.EnvURL, err)
 	}
 	return c, nil
 }
@@ -52,7 +53,7 @@ func serveError(err error) error {
 	var se *server.StatusError
 	switch {
 	case errors.Is(err, server.ErrUnreachable):
-		return fmt.Errorf("%w; approvals live in guardian serve: start it (guardian serve), or point %s at it", err, envURL)
+		return fmt.Errorf("%w; approvals live in guardian serve: start it (guardian serve), or point %s at it", err, oneshot.EnvURL)
 	case errors.As(err, &se) && se.StatusCode == 404 && se.Code == server.CodeNotFound && strings.Contains(se.Message, "not enabled"):
 		return fmt.Errorf("%s: restart guardian serve without --approvals off", se.Message)
 	case errors.As(err, &se) && (se.Code == server.CodeForbidden || se.Code == server.CodeNotFound || se.Code == server.CodeAmbiguous || se.Code == server.CodeAnswered || se.Code == server.CodeScopeRefused || se.Code == server.CodeBadRequest):

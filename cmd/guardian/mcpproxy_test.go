@@ -156,7 +156,7 @@ func TestMCPProxyStdio(t *testing.T) {
 		t.Errorf("echo = %q", got)
 	}
 	res := call(t, c, "delete_repo", map[string]any{"repo": "acme/app"})
-	if got := resultText(t, res); !res.IsError || !strings.HasPrefix(got, "guardian denied the call to delete_repo on the MCP server mcp-fixture") {
+	if got := resultText(t, res); !res.IsError || !strings.HasPrefix(got, "guardian denied the call to delete_repo on the MCP server guardian-fixture") {
 		t.Errorf("delete_repo = %q", got)
 	}
 	res = call(t, c, "elicit", map[string]any{"message": "m", "meta": map[string]any{
@@ -170,7 +170,8 @@ func TestMCPProxyStdio(t *testing.T) {
 		t.Fatalf("the proxy did not exit 0: %v", err)
 	}
 	recs := auditRecords(t, dir)
-	// The gate reviewed echo, delete_repo and elicit; the elicitation was reviewed too.
+	// The gate reviewed echo, delete_repo and elicit; the elicitation was reviewed too; and the
+	// host's accepting the gate's ask about elicit is recorded after it.
 	var decisions []string
 	for _, r := range recs {
 		decisions = append(decisions, r.Decision)
@@ -178,8 +179,8 @@ func TestMCPProxyStdio(t *testing.T) {
 			t.Errorf("audit record kind %s caller %+v", r.Kind, r.Caller)
 		}
 	}
-	if strings.Join(decisions, " ") != "allow deny ask allow" {
-		t.Errorf("audited decisions %v, want allow deny ask allow (echo, delete_repo, elicit, its elicitation)", decisions)
+	if strings.Join(decisions, " ") != "allow deny ask allow allow" {
+		t.Errorf("audited decisions %v, want allow deny ask allow allow (echo, delete_repo, elicit, its elicitation, the host's answer)", decisions)
 	}
 }
 
