@@ -53,6 +53,7 @@ type serveFlags struct {
 	concurrency int
 	drain       time.Duration
 	logFormat   string
+	allowHosts  []string
 }
 
 func (a *app) serveCmd() *cobra.Command {
@@ -93,6 +94,7 @@ docs/serve.md for the API.`,
 	fl.IntVar(&f.concurrency, "concurrency", f.concurrency, "reviews in flight at most; beyond, answer 503 (`N`)")
 	fl.DurationVar(&f.drain, "drain", f.drain, "at shutdown, wait at most `D` for reviews in flight")
 	fl.StringVar(&f.logFormat, "log-format", f.logFormat, "log lines as `text` or json")
+	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "a DNS `NAME` clients use in the Host header, beside IP addresses and localhost (repeatable)")
 	return c
 }
 
@@ -155,6 +157,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 		server.WithBodyLimit(setup.bodyLimit),
 		server.WithConcurrency(f.concurrency),
 		server.WithDrainTimeout(f.drain),
+		server.WithAllowedHosts(f.allowHosts...),
 		server.WithDecisions(audit),
 		server.WithMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)})),
 		server.WithMeterProvider(mp),

@@ -88,6 +88,9 @@ type Server struct {
 	metrics   *httpMetrics
 	drain     time.Duration
 	routes    map[string]route
+	// allowedHosts are the DNS names accepted in the Host header beside IP literals and
+	// localhost (WithAllowedHosts).
+	allowedHosts map[string]struct{}
 }
 
 // route is one path: the methods it answers and its handler. public routes need no token.
@@ -192,6 +195,8 @@ func New(d guardian.Decider, opts ...Option) *Server {
 		logger:    slog.New(slog.DiscardHandler),
 		tracer:    otel.Tracer(instrumentation),
 		drain:     DefaultDrainTimeout,
+
+		allowedHosts: map[string]struct{}{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -259,9 +264,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.log(ctx, ex, method, took)
 }
 
-// dispatch checks the token, the path and the method, then runs the route's handler. The
-// token is checked before the path, so without it every path but /healthz looks the same.
+// dispatch checks the Host and Origin headers, the token, the path and the method, then runs
+// the route's handler. The token is checked before the path, so without it every path but
+// /healthz looks the same; Host and Origin before the token, so that a rebound or cross-site
+// page learns nothing at all.
 func (s *Server) dispatch(ex *exchange, rt route, known bool) {
+	if !s.hostAllowed(ex.r) {
+		ex.fail(http.StatusForbidden, CodeForbidden, "host "+quoteForMessage(ex.r.Host)+
+			" is not a name this server answers to: use its IP address or localhost, or start guardian serve with --allow-host NAME")
+		return
+	}
+	if !sameOrigin(ex.r) {
+		ex.fail(http.StatusForbidden, CodeForbidden, "cross-origin request refused: only guardian's own console page may call the API from a browser")
+		return
+	}
 	if !(known && rt.public) {
 		if msg, ok := s.authorized(ex.r); !ok {
 			challenge := `Bearer realm="guardian"`
