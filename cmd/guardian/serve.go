@@ -69,6 +69,9 @@ flight (for at most --drain) and close the audit log.
   GET  /healthz         liveness (never needs the token)
   GET  /readyz          readiness
   GET  /metrics         Prometheus metrics
+  GET  /v1/events       decisions and breaker changes as server-sent events
+  GET  /v1/stats        the day's counts; GET /v1/breakers, POST /v1/breakers/reset
+  GET  /console         the console page: live decisions, filters, counts, breakers
 
 It listens on 127.0.0.1:7420 by default, or on a unix socket with --socket (mode 0600; "default"
 is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
@@ -152,7 +155,11 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 		return fmt.Errorf("open the audit log: %w", err)
 	}
 
+	hub := server.NewHub(0, 0)
+	auditor := &liveAuditor{log: audit, hub: hub}
 	opts := []server.Option{
+		server.WithEvents(hub),
+		server.WithBreakers(pipelines),
 		server.WithToken(setup.token),
 		server.WithBodyLimit(setup.bodyLimit),
 		server.WithConcurrency(f.concurrency),
@@ -172,7 +179,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if a.tracerProvider != nil {
 		opts = append(opts, server.WithTracerProvider(a.tracerProvider))
 	}
-	srv := server.New(guardian.Audited(pipelines, audit, time.Now), opts...)
+	srv := server.New(guardian.Audited(pipelines, auditor, time.Now), opts...)
 
 	auth, config := "none", "defaults"
 	if setup.token != "" {
@@ -184,6 +191,9 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit}
 	for _, ln := range lns {
 		attrs = append(attrs, "listen", listenerName(ln))
+		if ln.Addr().Network() == "tcp" {
+			attrs = append(attrs, "console", "http://"+listenerName(ln)+server.RouteConsole)
+		}
 	}
 	log.Info("guardian serve listening", attrs...)
 	serveErr := srv.Serve(ctx, lns...)

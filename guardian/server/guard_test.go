@@ -95,8 +95,8 @@ func TestOrigin(t *testing.T) {
 		want   int
 	}{
 		{"no origin (curl, hooks)", nil, http.StatusOK},
-		{"own page", map[string]string{"Origin": self, "Sec-Fetch-Site": "same-origin"}, http.StatusOK},
-		{"typed in the address bar", map[string]string{"Sec-Fetch-Site": "none"}, http.StatusOK},
+		{"own page", map[string]string{"Origin": self, "Sec-Fetch-Site": "same-origin", server.HeaderCSRF: "x"}, http.StatusOK},
+		{"typed in the address bar", map[string]string{"Sec-Fetch-Site": "none", server.HeaderCSRF: "x"}, http.StatusOK},
 		{"another site", map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden},
 		{"another port of localhost", map[string]string{"Origin": fmt.Sprintf("http://127.0.0.1:%d", port+1)}, http.StatusForbidden},
 		{"same site, other origin", map[string]string{"Sec-Fetch-Site": "same-site"}, http.StatusForbidden},

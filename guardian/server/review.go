@@ -59,6 +59,7 @@ func (s *Server) review(ex *exchange) {
 		return
 	}
 	res, err := s.decider.Decide(r.Context(), req, ex.caller)
+	s.watchBreakers()
 	var cfgErr *guardian.ConfigError
 	switch {
 	case errors.As(err, &cfgErr):
