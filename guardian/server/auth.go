@@ -60,4 +60,3 @@ func (t *BearerToken) Require(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
-
