@@ -25,6 +25,7 @@ import (
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/prompts"
+	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // envToken names the environment variable holding guardian serve's bearer token (and the one
@@ -155,9 +156,32 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 		return fmt.Errorf("open the audit log: %w", err)
 	}
 
+	notifier, err := a.notifier(user, log)
+	if err != nil {
+		_ = audit.Close()
+		closeAll(lns)
+		return err
+	}
+	defer func() {
+		// Queued notifications get a few seconds to go out; the decisions are on record anyway.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := notifier.Close(cctx); err != nil {
+			log.Warn("notifications", "err", err)
+		}
+	}()
 	hub := server.NewHub(0, 0)
-	auditor := &liveAuditor{log: audit, hub: hub}
+	auditor := &liveAuditor{log: audit, hub: hub, onRecord: func(rec auditRecord, raw []byte) {
+		if rec.Decision == riskmodel.Deny {
+			notifier.Notify(ctx, denyEvent(rec, raw))
+		}
+	}}
 	opts := []server.Option{
+		server.WithBreakerOpened(func(body server.BreakersBody, opened []server.BreakerOpened) {
+			for _, e := range breakerEvents(body, opened) {
+				notifier.Notify(ctx, e)
+			}
+		}),
 		server.WithEvents(hub),
 		server.WithBreakers(pipelines),
 		server.WithToken(setup.token),
