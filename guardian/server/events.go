@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"sync"
 	"sync/atomic"
@@ -76,6 +77,8 @@ type Subscription struct {
 type Numbered struct {
 	ID uint64
 	Event
+	// frame is the event as SSE lines, built once for every subscriber.
+	frame []byte
 }
 
 // Lagged reports whether the subscription was dropped because it fell behind.
@@ -118,6 +121,7 @@ func (h *Hub) Publish(e Event) {
 		}
 	}
 	n := Numbered{ID: h.seq.Add(1), Event: e}
+	n.frame = fmt.Appendf(nil, "id: %d\nevent: %s\ndata: %s\n\n", n.ID, n.Kind, n.Data)
 	h.mu.RLock()
 	observers := h.observers
 	h.mu.RUnlock()

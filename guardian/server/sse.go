@@ -18,6 +18,9 @@ const DefaultHeartbeat = 15 * time.Second
 // off after it, instead of holding its goroutine and buffer.
 const eventWriteTimeout = 10 * time.Second
 
+// maxBatch bounds how many waiting events one flush carries.
+const maxBatch = 64
+
 // WithEvents publishes on hub and serves its events at GET /v1/events. Without it that route
 // is 404. The caller publishes decisions on it (see EventDecision); the server itself
 // publishes breaker changes.
@@ -86,7 +89,26 @@ func (s *Server) events(ex *exchange) {
 				}
 				return
 			}
-			if !send("id: %d\nevent: %s\ndata: %s\n\n", n.ID, n.Kind, n.Data) {
+			// Under load, write what else is waiting too and flush once: one syscall for a
+			// burst of decisions instead of one each.
+			_ = rc.SetWriteDeadline(time.Now().Add(eventWriteTimeout))
+			_, err := ex.w.Write(n.frame)
+		more:
+			for i := 0; err == nil && i < maxBatch; i++ {
+				select {
+				case n, open = <-sub.C:
+					if !open {
+						break more // the next receive sees the close
+					}
+					_, err = ex.w.Write(n.frame)
+				default:
+					break more
+				}
+			}
+			if err != nil || rc.Flush() != nil || !open {
+				if !open && sub.Lagged() {
+					send("event: %s\ndata: {}\n\n", eventLagged)
+				}
 				return
 			}
 		}
