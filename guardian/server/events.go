@@ -2,8 +2,8 @@ package server
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
