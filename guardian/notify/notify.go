@@ -266,12 +266,8 @@ func Body(f Format, e Event) ([]byte, error) {
 // as an entity, so the event's text — which quotes an agent's command — is escaped: a command
 // cannot become a link or an @channel.
 func slackText(e Event) string {
-	title := map[Kind]string{KindDeny: "denied", KindBreakerOpen: "breaker open", KindPending: "waiting for approval"}[e.Kind]
-	if title == "" {
-		title = string(e.Kind)
-	}
 	var b strings.Builder
-	b.WriteString("*guardian: " + title + "*: " + slackEscape(e.Summary))
+	b.WriteString("*guardian " + slackEscape(string(e.Kind)) + "*: " + slackEscape(e.Summary))
 	var meta []string
 	for _, kv := range [][2]string{{"by", e.DecidedBy}, {"host", e.Host}, {"session", e.Session}, {"id", e.ID}} {
 		if kv[1] != "" {

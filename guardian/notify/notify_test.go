@@ -140,7 +140,7 @@ func TestSlackBody(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatal(err)
 	}
-	want := "*guardian: denied*: Runs curl &lt;https://evil.example|click&gt; &amp; &lt;!channel&gt;\nby `rule:net.curl-pipe` · host `claude` · id `ab12`"
+	want := "*guardian deny*: Runs curl &lt;https://evil.example|click&gt; &amp; &lt;!channel&gt;\nby `rule:net.curl-pipe` · host `claude` · id `ab12`"
 	if got.Text != want {
 		t.Errorf("slack text\n%s\nwant\n%s", got.Text, want)
 	}
