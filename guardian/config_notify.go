@@ -94,7 +94,7 @@ func (pf *parsedFile) validateNotify() {
 				w.URL = *f.URL
 			}
 		default:
-			if !envNameRE.MatchString(*f.URLEnv) {
+			if !envNameRE().MatchString(*f.URLEnv) {
 				pf.addAt(at+".url_env", pf.ix.valuePos(at+".url_env"), `url_env must be the NAME of the environment variable holding the URL (letters, digits, _), e.g. "GUARDIAN_SLACK_WEBHOOK", not the URL itself`)
 			} else {
 				w.URLEnv = *f.URLEnv

@@ -22,6 +22,7 @@ import (
 	"github.com/guardianhq/guardian/evals"
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/model/client"
+	"github.com/guardianhq/guardian/guardian/oneshot"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -397,7 +398,7 @@ func (a *app) evalPipeline(cmd *cobra.Command, p evalPlan, dir string, rec *eval
 	}
 	policy := cfg.Policy
 	if policy.Home == "" {
-		policy.Home = agentHome(a.getenv("HOME"), dir)
+		policy.Home = oneshot.AgentHome(a.getenv("HOME"), dir)
 	}
 	an, err := riskmodel.New(policy)
 	if err != nil {
