@@ -37,6 +37,9 @@ type ScopedBreakers struct {
 // BreakersBody is the reply of GET /v1/breakers and POST /v1/breakers/reset, and the data of
 // the "breaker" event.
 type BreakersBody struct {
+	// Seq grows each time the set of open breakers changes, so a client that gets the state
+	// both in replies and in events can tell the newer from a late older one.
+	Seq uint64 `json:"seq"`
 	// Open is true when any breaker of any scope is open.
 	Open     bool           `json:"open"`
 	Breakers []BreakerScope `json:"breakers"`
@@ -74,6 +77,7 @@ type breakerWatch struct {
 	b    Breakers
 	mu   sync.Mutex
 	open []string // "scope\x00breaker" of the open breakers, sorted
+	seq  uint64   // changes of open
 }
 
 // body is the breakers' state now, and the keys of the open ones.
@@ -109,6 +113,9 @@ func (w *breakerWatch) body() (BreakersBody, []string) {
 	})
 	slices.Sort(open)
 	out.Open = len(open) > 0
+	w.mu.Lock()
+	out.Seq = w.seq
+	w.mu.Unlock()
 	return out, open
 }
 
@@ -128,6 +135,8 @@ func (w *breakerWatch) check() (body BreakersBody, opened []BreakerOpened, chang
 		}
 	}
 	w.open = open
+	w.seq++
+	body.Seq = w.seq
 	return body, opened, true
 }
 

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // The console's routes. The page and its two files need no token: the page asks for it
@@ -26,7 +27,11 @@ const (
 //go:embed console/index.html console/console.js console/console.css console/login.html
 var consoleFiles embed.FS
 
-var loginPage = template.Must(template.ParseFS(consoleFiles, "console/login.html"))
+// loginPage is parsed on first use: the hook binaries link this package for its client, and
+// their start-up must not pay for a page they never serve.
+var loginPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(consoleFiles, "console/login.html"))
+})
 
 // consoleCSP allows the page its own script, style and API, and nothing else: no inline
 // script, no other origin, no framing (clickjacking a Reset button), no form posted elsewhere.
@@ -108,7 +113,7 @@ func (s *Server) seeConsole(ex *exchange) {
 // loginForm renders the login page with an optional error.
 func (s *Server) loginForm(ex *exchange, code int, msg string) {
 	var b bytes.Buffer
-	if err := loginPage.Execute(&b, struct{ Error, Action string }{msg, RouteLogin}); err != nil {
+	if err := loginPage().Execute(&b, struct{ Error, Action string }{msg, RouteLogin}); err != nil {
 		ex.err = err
 		ex.fail(http.StatusInternalServerError, CodeInternal, "cannot render the login page: "+err.Error())
 		return

@@ -144,7 +144,11 @@
         showError(this.body, err);
       }
     },
+    seq: -1,
     render(b) {
+      // Replies and events can arrive out of order: never show an older state over a newer.
+      if (b.seq < this.seq) return;
+      this.seq = b.seq;
       const state = el('p', { id: 'breaker-state', class: 'state ' + (b.open ? 'open' : 'closed'),
         text: b.open ? 'OPEN — requests go to the human' : 'closed — guardian decides' });
       const list = el('ul', { class: 'scopes' });
@@ -160,7 +164,8 @@
         button.disabled = true;
         try {
           this.render(await api('POST', '/v1/breakers/reset', { breaker: 'all' }));
-          document.getElementById('breaker-msg').textContent = 'Reset.';
+          const m = document.getElementById('breaker-msg');
+          if (m) m.textContent = 'Reset.';
         } catch (err) {
           msg.textContent = 'Reset failed: ' + err.message;
           button.disabled = false;
@@ -195,13 +200,22 @@
         input('host', 'host'), input('session', 'session'), input('rule', 'rule')), this.count, this.list);
       container.append(p.section);
     },
+    // Each reload collects the decisions that arrive while it runs: its reply may have been
+    // read from the log before they were written, and they must not be lost.
+    lives: new Set(),
     async reload() {
+      const live = [];
+      this.lives.add(live);
       try {
         const d = await api('GET', '/v1/decisions?limit=' + MAX_ROWS);
-        this.records = (d.decisions || []).slice().reverse(); // newest first
+        const got = (d.decisions || []).slice().reverse(); // newest first
+        const ids = new Set(got.map((r) => r.id));
+        this.records = live.filter((r) => !ids.has(r.id)).concat(got).slice(0, MAX_ROWS);
         this.render();
       } catch (err) {
         showError(this.list, err);
+      } finally {
+        this.lives.delete(live);
       }
     },
     matches(rec) {
@@ -234,6 +248,7 @@
     on: {
       decision(rec) {
         const p = decisionsPanel;
+        for (const live of p.lives) live.unshift(rec);
         p.records.unshift(rec);
         if (p.records.length > MAX_ROWS) p.records.length = MAX_ROWS;
         if (p.matches(rec)) {
@@ -264,12 +279,11 @@
 
   function connect() {
     const es = new EventSource('/v1/events');
-    let first = true;
     es.onopen = () => {
       setLive('live', 'on');
-      // After a reconnect, events may have been missed: reload what the panels show.
-      if (!first) reloadAll();
-      first = false;
+      // Whatever happened before the stream was open (at start, or while it reconnected) is
+      // loaded now; what happens from here on comes as events.
+      reloadAll();
     };
     es.onerror = () => setLive('reconnecting…', 'off');
     const kinds = new Set();
@@ -290,14 +304,14 @@
       es.close();
       setLive('catching up…', 'off');
       connect();
-      reloadAll();
     });
   }
 
   function start() {
     const container = document.getElementById('panels');
     for (const p of panels) p.mount(container);
-    reloadAll().then(connect);
+    reloadAll(); // shown even if the stream cannot open
+    connect();
   }
 
   start();
