@@ -65,6 +65,9 @@ type Config struct {
 	// MCP lists the upstream servers of guardian mcp-proxy ([[mcp.upstream]]); only the user
 	// config sets it.
 	MCP MCPConfig
+	// Notify lists the webhooks guardian serve posts events to ([[notify.webhook]]); only the
+	// user config sets it.
+	Notify NotifyConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -145,6 +148,7 @@ func LoadConfig(file string) (Config, error) {
 	pf.audit.apply(&c.Audit)
 	pf.agents.apply(&c.Agents)
 	c.MCP = pf.mcp
+	c.Notify = pf.notify
 	return c, nil
 }
 
@@ -243,6 +247,7 @@ type fileConfig struct {
 	Audit           *fileAudit      `toml:"audit"`
 	Agents          *fileAgents     `toml:"agents"`
 	MCP             *fileMCP        `toml:"mcp"`
+	Notify          *fileNotify     `toml:"notify"`
 }
 
 type fileRule struct {
@@ -491,7 +496,8 @@ var configSchema = func() []schemaKey {
 	s = append(s, modelSchema...)
 	s = append(s, auditSchema...)
 	s = append(s, agentsSchema...)
-	return append(s, mcpSchema...)
+	s = append(s, mcpSchema...)
+	return append(s, notifySchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -506,7 +512,8 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream":
+		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream",
+		"notify", "notify.webhook":
 		return true
 	}
 	return false
@@ -534,6 +541,8 @@ func tableTitle(table string) string {
 		return "[[rule]]"
 	case "mcp.upstream":
 		return "[[mcp.upstream]]"
+	case "notify.webhook":
+		return "[[notify.webhook]]"
 	}
 	return "[" + table + "]"
 }
@@ -563,6 +572,7 @@ type parsedFile struct {
 	audit           AuditConfig // the [audit] keys the file sets
 	agents          agentSettings
 	mcp             MCPConfig // the [[mcp.upstream]] tables
+	notify          NotifyConfig
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][nLevelKeys]*cfgDecision
 }
@@ -798,6 +808,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateAudit()
 	pf.validateAgents()
 	pf.validateMCP()
+	pf.validateNotify()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -1780,6 +1791,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		Prompt:          c.Prompt,
 		Audit:           c.Audit,
 		MCP:             c.MCP.clone(),
+		Notify:          c.Notify.clone(),
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
 	if c.Model != nil {
@@ -1806,6 +1818,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 	}
 	c.refuseProjectAudit(pf)
 	c.refuseProjectMCP(pf)
+	c.refuseProjectNotify(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {
 		if trusted {

@@ -56,7 +56,7 @@ func serveError(err error) error {
 		return fmt.Errorf("%w; approvals live in guardian serve: start it (guardian serve), or point %s at it", err, oneshot.EnvURL)
 	case errors.As(err, &se) && se.StatusCode == 404 && se.Code == server.CodeNotFound && strings.Contains(se.Message, "not enabled"):
 		return fmt.Errorf("%s: restart guardian serve without --approvals off", se.Message)
-	case errors.As(err, &se) && (se.Code == server.CodeForbidden || se.Code == server.CodeNotFound || se.Code == server.CodeAmbiguous || se.Code == server.CodeAnswered || se.Code == server.CodeScopeRefused || se.Code == server.CodeBadRequest):
+	case errors.As(err, &se) && (se.Code == server.CodeApproverRequired || se.Code == server.CodeNotFound || se.Code == server.CodeAmbiguous || se.Code == server.CodeAnswered || se.Code == server.CodeScopeRefused || se.Code == server.CodeBadRequest):
 		return &exitError{code: exitUsage, err: errors.New(se.Message)}
 	}
 	return err

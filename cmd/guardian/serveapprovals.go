@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/guardianhq/guardian/guardian/approval"
 	"github.com/guardianhq/guardian/guardian/audit"
+	"github.com/guardianhq/guardian/guardian/notify"
+	"github.com/guardianhq/guardian/guardian/server"
 )
 
 // approvalFlags are guardian serve's flags for the approval queue (docs/serve.md#approvals).
@@ -48,7 +52,7 @@ func (f *approvalFlags) check() error {
 
 // approvalGate opens the approval journal and builds the gate serve settles asks with; nil
 // with --approvals off. The returned function closes the journal.
-func (a *app) approvalGate(f approvalFlags, log *audit.Log, logger *slog.Logger) (*approval.Gate, string, func(), error) {
+func (a *app) approvalGate(f approvalFlags, rec approval.Recorder, logger *slog.Logger, changes func(approval.Change)) (*approval.Gate, string, func(), error) {
 	if f.mode == "off" {
 		return nil, "", func() {}, nil
 	}
@@ -76,6 +80,45 @@ func (a *app) approvalGate(f approvalFlags, log *audit.Log, logger *slog.Logger)
 	if err != nil {
 		return nil, "", nil, invalidError(fmt.Errorf("serve: %w", err))
 	}
-	g := approval.NewGate(store, log, approval.WithWait(f.wait), approval.WithQueueAll(f.mode == "queue"), approval.WithMaxPending(f.maxPending))
+	g := approval.NewGate(store, rec, approval.WithWait(f.wait), approval.WithQueueAll(f.mode == "queue"), approval.WithMaxPending(f.maxPending),
+		approval.WithChanges(changes))
 	return g, approver, func() { store.Close() }, nil
+}
+
+// Append records an answer of the approval gate (a person's, a grant's, none in time) in the
+// audit log and shows it on the console's live stream like every decision.
+func (a *liveAuditor) Append(ctx context.Context, rec audit.Record) (audit.Record, error) {
+	out, err := a.log.Append(ctx, rec)
+	if err != nil {
+		return out, err
+	}
+	if b, err := json.Marshal(out); err == nil {
+		a.hub.PublishDecision(b)
+		if a.onRecord != nil {
+			a.onRecord(out, b)
+		}
+	}
+	return out, nil
+}
+
+// EventApproval is the kind of the events GET /v1/events carries for the approval queue: its
+// data is an approval.Change (held, settled, grant_added, grant_revoked).
+const EventApproval = "approval"
+
+// approvalChanges publishes the queue's changes on the event stream and notifies the
+// pending-request webhooks of each request held.
+func approvalChanges(ctx context.Context, hub *server.Hub, n *notify.Notifier) func(approval.Change) {
+	return func(c approval.Change) {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return
+		}
+		hub.Publish(server.Event{Kind: EventApproval, Data: b})
+		if c.Kind == approval.ChangeHeld && c.Approval != nil {
+			p := c.Approval
+			pb, _ := json.Marshal(p)
+			n.Notify(ctx, notify.Event{Kind: notify.KindPending, Time: p.Created, ID: p.ID, Host: p.Caller.Host, Session: p.Caller.Session,
+				DecidedBy: p.AskedBy, Summary: "waiting for a person: " + p.Shape + " (guardian approve " + p.ID + ")", Details: pb})
+		}
+	}
 }

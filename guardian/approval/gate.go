@@ -61,6 +61,34 @@ type Gate struct {
 	// stopped ends every hold (Stop): a server shutting down answers its held requests.
 	stopped context.Context
 	stop    context.CancelFunc
+	changes func(Change)
+}
+
+// Change is something that happened in the queue, for live views and notifications: a
+// request held (ChangeHeld), answered, expired or delivered (ChangeSettled, the approval as
+// it now stands), a grant added or revoked.
+type Change struct {
+	Kind     string   `json:"kind"`
+	Approval *Pending `json:"approval,omitempty"`
+	Grant    *Grant   `json:"grant,omitempty"`
+}
+
+// The kinds of Change.
+const (
+	ChangeHeld         = "held"
+	ChangeSettled      = "settled"
+	ChangeGrantAdded   = "grant_added"
+	ChangeGrantRevoked = "grant_revoked"
+)
+
+// WithChanges sets a function told of every Change, synchronously: it must not block (the
+// hub of guardian serve's event stream and its notifier queue and return).
+func WithChanges(f func(Change)) GateOption { return func(g *Gate) { g.changes = f } }
+
+func (g *Gate) changed(c Change) {
+	if g.changes != nil {
+		g.changes(c)
+	}
 }
 
 // GateOption configures a Gate.
@@ -184,6 +212,7 @@ func (g *Gate) hold(ctx context.Context, req guardian.Request, c guardian.Caller
 	if err := g.store.Put(ctx, p); err != nil {
 		return guardian.Result{}, fmt.Errorf("hold the request: %w", err)
 	}
+	g.changed(Change{Kind: ChangeHeld, Approval: &p})
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	unhook := context.AfterFunc(g.stopped, cancel)
 	got, err := g.store.Wait(wctx, p.ID)
@@ -201,9 +230,11 @@ func (g *Gate) hold(ctx context.Context, req guardian.Request, c guardian.Caller
 		if got, err = g.store.Deliver(bg, p.ID); err != nil {
 			return guardian.Result{}, fmt.Errorf("deliver approval %s: %w", p.ID, err)
 		}
+		g.changed(Change{Kind: ChangeSettled, Approval: &got})
 		// Approve or Deny recorded the answer before it woke this waiter.
 		return answeredResult(got, g.now()), nil
 	}
+	g.changed(Change{Kind: ChangeSettled, Approval: &got})
 	out := res
 	out.Status, out.DecidedBy = guardian.StatusUnanswered, "fallback"
 	why := fmt.Sprintf("nobody answered approval %s within %s", p.ID, wait.Round(time.Millisecond))
@@ -328,7 +359,14 @@ func (g *Gate) answer(ctx context.Context, id string, a Answer) (Pending, *Grant
 		return p, nil, fmt.Errorf("audit the answer to %s (nothing was answered): %w", p.ID, err)
 	}
 	out, err := g.store.Answer(ctx, p.ID, a, gr)
-	return out, gr, err
+	if err != nil {
+		return out, nil, err
+	}
+	g.changed(Change{Kind: ChangeSettled, Approval: &out})
+	if gr != nil {
+		g.changed(Change{Kind: ChangeGrantAdded, Grant: gr})
+	}
+	return out, gr, nil
 }
 
 // newGrant builds the grant an approval with a wide scope leaves behind.
@@ -401,5 +439,9 @@ func cut(s string, max int) string {
 
 // Revoke removes a grant.
 func (g *Gate) Revoke(ctx context.Context, id string) (Grant, error) {
-	return g.store.RevokeGrant(ctx, id)
+	gr, err := g.store.RevokeGrant(ctx, id)
+	if err == nil {
+		g.changed(Change{Kind: ChangeGrantRevoked, Grant: &gr})
+	}
+	return gr, err
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -284,5 +287,36 @@ func TestAuditFailureAnswersNothing(t *testing.T) {
 	}
 	if p, _ := store.Get(context.Background(), "ab"); p.State != StateOpen {
 		t.Fatalf("state %s, want open", p.State)
+	}
+}
+
+// TestGateChanges: the queue's changes reach WithChanges. The waiter's delivery and the
+// answer's own changes race, so they are compared as a set.
+func TestGateChanges(t *testing.T) {
+	var mu sync.Mutex
+	var kinds []string
+	store := newPutSignal(NewMemoryStore())
+	g := NewGate(store, &records{}, WithChanges(func(c Change) {
+		mu.Lock()
+		defer mu.Unlock()
+		kinds = append(kinds, c.Kind)
+	}))
+	out := resolveAsync(context.Background(), g, execReq("npm publish", "/src/app"), guardian.Caller{Host: "claude", Session: "s1"}, askResult(riskmodel.Medium), Hold{Queue: true, Wait: time.Minute})
+	p := store.next(t)
+	_, gr, err := g.Approve(context.Background(), p.ID, Answer{By: "alice", Scope: ScopeSession})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-out
+	if _, err := g.Revoke(context.Background(), gr.ID); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{ChangeHeld, ChangeSettled, ChangeGrantAdded, ChangeSettled, ChangeGrantRevoked}
+	slices.Sort(kinds)
+	slices.Sort(want)
+	if kinds[0] != ChangeGrantAdded || strings.Join(kinds, " ") != strings.Join(want, " ") {
+		t.Fatalf("changes %v, want %v", kinds, want)
 	}
 }

@@ -59,7 +59,7 @@ func (s *Server) approverOK(ex *exchange) bool {
 		h.Set("Authorization", "Bearer "+v)
 	}
 	if _, ok := s.approver.Check(h); !ok {
-		ex.fail(http.StatusForbidden, CodeForbidden, "answering approvals needs the approver token: send it in the "+HeaderApproverToken+
+		ex.fail(http.StatusForbidden, CodeApproverRequired, "answering approvals needs the approver token: send it in the "+HeaderApproverToken+
 			" header (guardian approve reads GUARDIAN_APPROVER_TOKEN); the review token is not enough")
 		return false
 	}

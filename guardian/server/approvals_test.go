@@ -360,7 +360,7 @@ func TestApproverToken(t *testing.T) {
 			if w.Code != tt.code {
 				t.Fatalf("%d %s, want %d", w.Code, w.Body, tt.code)
 			}
-			if tt.code == 403 && errorOf(t, w.Body.Bytes()).Code != server.CodeForbidden {
+			if tt.code == 403 && errorOf(t, w.Body.Bytes()).Code != server.CodeApproverRequired {
 				t.Errorf("code: %s", w.Body)
 			}
 		})

@@ -22,7 +22,7 @@ const (
 	CodeInvalidConfig    = "invalid_config"     // 500: the project config of the request's cwd does not load
 	CodeSaturated        = "saturated"          // 503: too many reviews in flight; retry after Retry-After
 	CodeNotReady         = "not_ready"          // 503: a readiness check failed
-	CodeForbidden        = "forbidden"          // 403: answering an approval without the approver token
+	CodeApproverRequired = "approver_required"  // 403: answering an approval without the approver token
 	CodeAmbiguous        = "ambiguous"          // 409: an id prefix names more than one approval or grant
 	CodeAnswered         = "already_answered"   // 409: the approval was already answered
 	CodeScopeRefused     = "scope_refused"      // 422: the approval's scope cannot apply (a grant for a high-risk request, …)
@@ -71,8 +71,12 @@ func (ex *exchange) fail(code int, errCode, msg string) {
 }
 
 func (ex *exchange) write(code int, body []byte) {
+	ex.writeType(code, "application/json", body)
+}
+
+func (ex *exchange) writeType(code int, ctype string, body []byte) {
 	h := ex.w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", ctype)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
