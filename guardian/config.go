@@ -65,6 +65,9 @@ type Config struct {
 	// MCP lists the upstream servers of guardian mcp-proxy ([[mcp.upstream]]); only the user
 	// config sets it.
 	MCP MCPConfig
+	// Store is where guardian serve keeps the state its replicas share ([store]); only the
+	// user config sets it.
+	Store StoreConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -128,6 +131,13 @@ func LoadConfig(file string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("cannot read guardian config: %w", err)
 	}
+	return ParseConfig(file, data)
+}
+
+// ParseConfig reads a user config from data, with the checks of LoadConfig; name (a path or
+// a URL) is where problems are reported. A config a team serves over HTTPS is read with it.
+func ParseConfig(name string, data []byte) (Config, error) {
+	file := name
 	pf, err := parseConfigFile(file, data, roleUser)
 	if err != nil {
 		return Config{}, err
@@ -145,6 +155,7 @@ func LoadConfig(file string) (Config, error) {
 	pf.audit.apply(&c.Audit)
 	pf.agents.apply(&c.Agents)
 	c.MCP = pf.mcp
+	c.Store = pf.store
 	return c, nil
 }
 
@@ -243,6 +254,7 @@ type fileConfig struct {
 	Audit           *fileAudit      `toml:"audit"`
 	Agents          *fileAgents     `toml:"agents"`
 	MCP             *fileMCP        `toml:"mcp"`
+	Store           *fileStore      `toml:"store"`
 }
 
 type fileRule struct {
@@ -461,7 +473,8 @@ var configSchema = func() []schemaKey {
 	s = append(s, modelSchema...)
 	s = append(s, auditSchema...)
 	s = append(s, agentsSchema...)
-	return append(s, mcpSchema...)
+	s = append(s, mcpSchema...)
+	return append(s, storeSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -476,7 +489,8 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream":
+		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream",
+		"store", "audit.otlp", "audit.otlp.headers":
 		return true
 	}
 	return false
@@ -533,6 +547,7 @@ type parsedFile struct {
 	audit           AuditConfig // the [audit] keys the file sets
 	agents          agentSettings
 	mcp             MCPConfig // the [[mcp.upstream]] tables
+	store           StoreConfig
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][nLevelKeys]*cfgDecision
 }
@@ -768,6 +783,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateAudit()
 	pf.validateAgents()
 	pf.validateMCP()
+	pf.validateStore()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -1716,6 +1732,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		Prompt:          c.Prompt,
 		Audit:           c.Audit,
 		MCP:             c.MCP.clone(),
+		Store:           c.Store,
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
 	if c.Model != nil {
@@ -1742,6 +1759,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 	}
 	c.refuseProjectAudit(pf)
 	c.refuseProjectMCP(pf)
+	c.refuseProjectStore(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {
 		if trusted {
