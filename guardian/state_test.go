@@ -17,7 +17,9 @@ type fakeStore struct {
 	err      error
 }
 
-func (f *fakeStore) Breakers(context.Context, string) (SavedBreakers, error) { return f.breakers, f.err }
+func (f *fakeStore) Breakers(context.Context, string) (SavedBreakers, error) {
+	return f.breakers, f.err
+}
 func (f *fakeStore) UpdateBreakers(_ context.Context, _ string, fn func(SavedBreakers) SavedBreakers) (SavedBreakers, error) {
 	if f.err != nil {
 		return SavedBreakers{}, f.err

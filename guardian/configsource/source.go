@@ -41,10 +41,10 @@ type Version struct {
 // Source is where the user config comes from. It is safe for concurrent use, though Poll is
 // meant to be called from one goroutine.
 type Source struct {
-	loc    string // the path or URL as given
-	u      *url.URL
-	pin    string // expected hex SHA-256, "" for none
-	hc     *http.Client
+	loc string // the path or URL as given
+	u   *url.URL
+	pin string // expected hex SHA-256, "" for none
+	hc  *http.Client
 
 	mu           sync.Mutex
 	etag         string
