@@ -33,7 +33,7 @@ func (a *app) auditPath(cfg guardian.Config) (string, error) {
 // mode and rotation size. Its warnings (a torn tail recovered after a crash) go to stderr.
 // serve and the hooks audit every decision through it, so a decision that was answered is in
 // the log; the caller closes it, which flushes it.
-func (a *app) openAudit(cmd *cobra.Command, cfg guardian.Config) (*audit.Log, error) {
+func (a *app) openAudit(cmd *cobra.Command, cfg guardian.Config, extra ...audit.Option) (*audit.Log, error) {
 	path, err := a.auditPath(cfg)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (a *app) openAudit(cmd *cobra.Command, cfg guardian.Config) (*audit.Log, er
 		maxSize = audit.DefaultMaxSize
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	l, err := audit.Open(path, audit.WithSync(mode), audit.WithMaxSize(maxSize), audit.WithLogger(logger))
+	l, err := audit.Open(path, append([]audit.Option{audit.WithSync(mode), audit.WithMaxSize(maxSize), audit.WithLogger(logger)}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%w (the log is set by [audit] path in the user config, or GUARDIAN_AUDIT_LOG)", err)
 	}
