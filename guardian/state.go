@@ -116,7 +116,7 @@ func (p *Pipeline) cacheGet(ctx context.Context, k cacheKey) (Result, bool) {
 	if p.store == nil {
 		return p.cache.get(k)
 	}
-	res, ok, err := p.store.CachedResult(ctx, storeCacheKey(k))
+	res, ok, err := p.store.CachedResult(ctx, p.storeCacheKey(k))
 	if err != nil {
 		p.metrics.storeError(ctx, storeOpCacheGet)
 		return Result{}, false
@@ -133,13 +133,14 @@ func (p *Pipeline) cachePut(ctx context.Context, k cacheKey, res Result) {
 		p.cache.put(k, res)
 		return
 	}
-	if err := p.store.CacheResult(ctx, storeCacheKey(k), p.cache.served(res), p.cache.ttl); err != nil {
+	if err := p.store.CacheResult(ctx, p.storeCacheKey(k), p.cache.served(res), p.cache.ttl); err != nil {
 		p.metrics.storeError(ctx, storeOpCachePut)
 	}
 }
 
-// storeCacheKey is the cache key as a store key: hex, as it includes the policy version.
-func storeCacheKey(k cacheKey) string { return hex.EncodeToString(k[:]) }
+// storeCacheKey is the cache key as a store key: the scope (policy version and agent home),
+// then the request's key in hex.
+func (p *Pipeline) storeCacheKey(k cacheKey) string { return p.storeScope + ":" + hex.EncodeToString(k[:]) }
 
 // validCached checks a result read back from a store before it is replayed: only the served
 // form of what cacheable admits (a deny, or an allow at low risk), never an ask or a failure,

@@ -66,7 +66,7 @@ func TestStoreCacheReplaysOnlyWhatIsCacheable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st.cached[storeCacheKey(k)] = tc.stored
+			st.cached[p.storeCacheKey(k)] = tc.stored
 			res, err := p.Review(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)

@@ -76,9 +76,11 @@ is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
 address needs a bearer token (GUARDIAN_TOKEN or --token-file): without one, guardian serve
 refuses to start.
 
-The user config is read once, at start; the project file (.guardian.toml) of each request's
-cwd applies as with guardian review, and is re-read when it changes. Logs go to stderr. See
-docs/serve.md for the API.`,
+The user config (--config may be a file or an https URL) is re-read every --config-poll: a
+new version that loads comes into force, a bad one is refused and the old one stays. The
+project file (.guardian.toml) of each request's cwd applies as with guardian review, and is
+re-read when it changes. With --store redis://… replicas share breakers and cache (docs/team.md).
+Logs go to stderr. See docs/serve.md for the API.`,
 		Example: `  guardian serve
   guardian serve --socket default
   GUARDIAN_TOKEN=$(cat ~/.config/guardian/token) guardian serve --addr 0.0.0.0:7420

@@ -5,7 +5,7 @@
 // Keys are namespaced by a prefix ("guardian" by default) and always expire:
 //
 //	PREFIX:breakers:SCOPE   the breakers of one policy version (JSON), refreshed on each change, 24 h
-//	PREFIX:cache:KEY        one cached decision (JSON), for the config's cache_ttl
+//	PREFIX:cache:SCOPE:KEY  one cached decision (JSON), for the config's cache_ttl
 //
 // Redis being unreachable is never a reason to allow: every operation has a short deadline,
 // an error makes the pipeline fall back to its local state (guardian.WithStateStore), and
