@@ -140,7 +140,9 @@ func (p *Pipeline) cachePut(ctx context.Context, k cacheKey, res Result) {
 
 // storeCacheKey is the cache key as a store key: the scope (policy version and agent home),
 // then the request's key in hex.
-func (p *Pipeline) storeCacheKey(k cacheKey) string { return p.storeScope + ":" + hex.EncodeToString(k[:]) }
+func (p *Pipeline) storeCacheKey(k cacheKey) string {
+	return p.storeScope + ":" + hex.EncodeToString(k[:])
+}
 
 // validCached checks a result read back from a store before it is replayed: only the served
 // form of what cacheable admits (a deny, or an allow at low risk), never an ask or a failure,
