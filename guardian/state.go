@@ -165,19 +165,32 @@ func validCached(r Result) bool {
 // timeout, and the pipeline falls back to its local state as for any store error.
 var ErrStoreUnavailable = errors.New("state store unavailable")
 
-// ResetSharedDenials closes the denials breaker in the store too (ResetDenials closes the
-// local one only), so that every replica sharing it decides on its own again.
-func (p *Pipeline) ResetSharedDenials(ctx context.Context) error {
-	p.denials.reset()
+// ResetShared closes the named breaker ("denials", "model", or "" for both) here and in the
+// store (ResetDenials and ResetModel close the local ones only), so that every replica sharing
+// it decides on its own again.
+func (p *Pipeline) ResetShared(ctx context.Context, which string) error {
+	denials, model := which == "" || which == "denials", which == "" || which == "model"
+	if denials {
+		p.ResetDenials()
+	}
+	if model {
+		p.ResetModel()
+	}
 	if p.store == nil {
 		return nil
 	}
 	_, err := p.store.UpdateBreakers(ctx, p.storeScope, func(s SavedBreakers) SavedBreakers {
-		s.DenialsOpen, s.DenialsReason, s.DenialsRun, s.DenialsRecent = false, "", 0, nil
+		if denials {
+			s.DenialsOpen, s.DenialsReason, s.DenialsRun, s.DenialsRecent = false, "", 0, nil
+		}
+		if model {
+			s.ModelFailures, s.ModelRetryAt = 0, time.Time{}
+		}
 		return s
 	})
 	if err != nil {
-		return fmt.Errorf("reset the shared denials breaker: %w", err)
+		p.metrics.storeError(ctx, storeOpUpdate)
+		return fmt.Errorf("reset the shared breakers: %w", err)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/prompts"
+	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // envToken names the environment variable holding guardian serve's bearer token (and the one
@@ -54,6 +55,7 @@ type serveFlags struct {
 	drain       time.Duration
 	logFormat   string
 	team        teamFlags
+	allowHosts  []string
 }
 
 func (a *app) serveCmd() *cobra.Command {
@@ -69,6 +71,9 @@ flight (for at most --drain) and close the audit log.
   GET  /healthz         liveness (never needs the token)
   GET  /readyz          readiness
   GET  /metrics         Prometheus metrics
+  GET  /v1/events       decisions and breaker changes as server-sent events
+  GET  /v1/stats        the day's counts; GET /v1/breakers, POST /v1/breakers/reset
+  GET  /console         the console page: live decisions, filters, counts, breakers
 
 It listens on 127.0.0.1:7420 by default, or on a unix socket with --socket (mode 0600; "default"
 is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
@@ -97,6 +102,7 @@ Logs go to stderr. See docs/serve.md for the API.`,
 	fl.DurationVar(&f.drain, "drain", f.drain, "at shutdown, wait at most `D` for reviews in flight")
 	fl.StringVar(&f.logFormat, "log-format", f.logFormat, "log lines as `text` or json")
 	f.team.register(fl)
+	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "a DNS `NAME` clients use in the Host header, beside IP addresses and localhost (repeatable)")
 	return c
 }
 
@@ -171,9 +177,30 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 		closeAll(lns)
 		return fmt.Errorf("open the audit log: %w", err)
 	}
+
+	notifier, err := a.notifier(user, log)
+	if err != nil {
+		_ = audit.Close()
+		closeAll(lns)
+		return err
+	}
+	defer func() {
+		// Queued notifications get a few seconds to go out; the decisions are on record anyway.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := notifier.Close(cctx); err != nil {
+			log.Warn("notifications", "err", err)
+		}
+	}()
+	hub := server.NewHub(0, 0)
+	auditor := &liveAuditor{log: audit, hub: hub, onRecord: func(rec auditRecord, raw []byte) {
+		if rec.Decision == riskmodel.Deny {
+			notifier.Notify(ctx, denyEvent(rec, raw))
+		}
+	}}
 	// Build the user config's pipeline now: a policy that does not compile stops the start
 	// instead of failing every request.
-	gen, err := a.newPolicyGen(first, audit, shared)
+	gen, err := a.newPolicyGen(first, auditor, shared)
 	if err != nil {
 		audit.Close()
 		closeAll(lns)
@@ -185,14 +212,21 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if src != nil && f.team.configPoll > 0 {
 		wctx, stopWatch := context.WithCancel(ctx)
 		defer stopWatch()
-		go a.watchConfig(wctx, src, f.team.configPoll, decider, audit, shared, mp, log)
+		go a.watchConfig(wctx, src, f.team.configPoll, decider, auditor, shared, mp, log)
 	}
-
 	opts := []server.Option{
+		server.WithBreakerOpened(func(body server.BreakersBody, opened []server.BreakerOpened) {
+			for _, e := range breakerEvents(body, opened) {
+				notifier.Notify(ctx, e)
+			}
+		}),
+		server.WithEvents(hub),
+		server.WithBreakers(decider),
 		server.WithToken(setup.token),
 		server.WithBodyLimit(setup.bodyLimit),
 		server.WithConcurrency(f.concurrency),
 		server.WithDrainTimeout(f.drain),
+		server.WithAllowedHosts(f.allowHosts...),
 		server.WithDecisions(audit),
 		server.WithMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)})),
 		server.WithMeterProvider(mp),
@@ -220,6 +254,9 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	attrs = append(attrs, teamAttrs(first, store, shipper)...)
 	for _, ln := range lns {
 		attrs = append(attrs, "listen", listenerName(ln))
+		if ln.Addr().Network() == "tcp" {
+			attrs = append(attrs, "console", "http://"+listenerName(ln)+server.RouteConsole)
+		}
 	}
 	log.Info("guardian serve listening", attrs...)
 	serveErr := srv.Serve(ctx, lns...)

@@ -24,6 +24,7 @@ import (
 	"github.com/guardianhq/guardian/guardian/audit/auditotlp"
 	"github.com/guardianhq/guardian/guardian/configsource"
 	"github.com/guardianhq/guardian/guardian/redisstore"
+	"github.com/guardianhq/guardian/guardian/server"
 )
 
 // teamFlags are the flags of guardian serve for running it as a team: shared state, a config
@@ -289,3 +290,12 @@ func teamAttrs(v configsource.Version, st *redisstore.Store, sh *auditotlp.Shipp
 	}
 	return attrs
 }
+
+// BreakerStates implements server.Breakers for the version in force.
+func (r *reloadingDecider) BreakerStates() []server.ScopedBreakers {
+	return r.cur.Load().pipelines.BreakerStates()
+}
+
+// ResetBreakers implements server.Breakers for the version in force (in the shared store
+// too, when there is one).
+func (r *reloadingDecider) ResetBreakers(which string) { r.cur.Load().pipelines.ResetBreakers(which) }

@@ -134,7 +134,7 @@ func TestBreakerOpenedOnAAppliesOnB(t *testing.T) {
 	}
 
 	// A reset through any replica closes it on all.
-	if err := b.pipeline.ResetSharedDenials(context.Background()); err != nil {
+	if err := b.pipeline.ResetShared(context.Background(), "denials"); err != nil {
 		t.Fatal(err)
 	}
 	if res := decide(t, a, gitStatus); res.Decision != riskmodel.Allow {
