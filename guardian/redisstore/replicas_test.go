@@ -12,7 +12,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/guardianhq/guardian/guardian"
-	"github.com/guardianhq/guardian/guardian/redisstore"
 	"github.com/guardianhq/guardian/guardian/redisstore/redistest"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/riskmodel"
@@ -260,5 +259,3 @@ func TestRedisKilledMidLoad(t *testing.T) {
 		})
 	}
 }
-
-var _ = redisstore.DefaultPrefix
