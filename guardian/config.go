@@ -65,6 +65,9 @@ type Config struct {
 	// MCP lists the upstream servers of guardian mcp-proxy ([[mcp.upstream]]); only the user
 	// config sets it.
 	MCP MCPConfig
+	// Store is where guardian serve keeps the state its replicas share ([store]); only the
+	// user config sets it.
+	Store StoreConfig
 	// Notify lists the webhooks guardian serve posts events to ([[notify.webhook]]); only the
 	// user config sets it.
 	Notify NotifyConfig
@@ -131,6 +134,13 @@ func LoadConfig(file string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("cannot read guardian config: %w", err)
 	}
+	return ParseConfig(file, data)
+}
+
+// ParseConfig reads a user config from data, with the checks of LoadConfig; name (a path or
+// a URL) is where problems are reported. A config a team serves over HTTPS is read with it.
+func ParseConfig(name string, data []byte) (Config, error) {
+	file := name
 	pf, err := parseConfigFile(file, data, roleUser)
 	if err != nil {
 		return Config{}, err
@@ -148,6 +158,7 @@ func LoadConfig(file string) (Config, error) {
 	pf.audit.apply(&c.Audit)
 	pf.agents.apply(&c.Agents)
 	c.MCP = pf.mcp
+	c.Store = pf.store
 	c.Notify = pf.notify
 	return c, nil
 }
@@ -247,6 +258,7 @@ type fileConfig struct {
 	Audit           *fileAudit      `toml:"audit"`
 	Agents          *fileAgents     `toml:"agents"`
 	MCP             *fileMCP        `toml:"mcp"`
+	Store           *fileStore      `toml:"store"`
 	Notify          *fileNotify     `toml:"notify"`
 }
 
@@ -497,7 +509,8 @@ var configSchema = func() []schemaKey {
 	s = append(s, auditSchema...)
 	s = append(s, agentsSchema...)
 	s = append(s, mcpSchema...)
-	return append(s, notifySchema...)
+	s = append(s, notifySchema...)
+	return append(s, storeSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -513,7 +526,7 @@ func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
 		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream",
-		"notify", "notify.webhook":
+		"store", "audit.otlp", "audit.otlp.headers", "notify", "notify.webhook":
 		return true
 	}
 	return false
@@ -572,6 +585,7 @@ type parsedFile struct {
 	audit           AuditConfig // the [audit] keys the file sets
 	agents          agentSettings
 	mcp             MCPConfig // the [[mcp.upstream]] tables
+	store           StoreConfig
 	notify          NotifyConfig
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][nLevelKeys]*cfgDecision
@@ -808,6 +822,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateAudit()
 	pf.validateAgents()
 	pf.validateMCP()
+	pf.validateStore()
 	pf.validateNotify()
 }
 
@@ -1791,6 +1806,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		Prompt:          c.Prompt,
 		Audit:           c.Audit,
 		MCP:             c.MCP.clone(),
+		Store:           c.Store,
 		Notify:          c.Notify.clone(),
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
@@ -1818,6 +1834,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 	}
 	c.refuseProjectAudit(pf)
 	c.refuseProjectMCP(pf)
+	c.refuseProjectStore(pf)
 	c.refuseProjectNotify(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {

@@ -198,7 +198,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			`audit_types.toml:2:8: key "audit.path": wrong type: found a TOML integer, want a string`,
 			`audit_types.toml:3:12: key "audit.max_size": wrong type: found a TOML float, want a size`,
 		}},
-		{"audit_unknown", []string{`audit_unknown.toml:2:1: unknown key "audit.syncs" (known keys for [audit]: path, sync, max_size); did you mean "sync"?`}},
+		{"audit_unknown", []string{`audit_unknown.toml:2:1: unknown key "audit.syncs" (known keys for [audit]: path, sync, max_size, otlp); did you mean "sync"?`}},
 		{"several", []string{
 			`several.toml:2:3: key "rule": an exec rule needs commands, or one of prefix, glob or regex`,
 			`several.toml:8:1: key "rule.regex": a rule takes at most one of prefix, glob or regex, but this one also sets prefix on line 7`,
