@@ -67,7 +67,7 @@ func (tt *timingTable) log(t *testing.T) {
 		rounds = timingRounds
 	}
 	fmt.Fprintf(&b, "%s: host wall time per run, median of %d rounds (no hook: %s)\n", tt.host, rounds, tt.baseline())
-	line := "  %-13s %-19s %13s %13s %11s %13s %13s\n"
+	line := "  %-13s %-24s %13s %13s %11s %13s %13s\n"
 	fmt.Fprintf(&b, line, "scenario", "outcome", "host, hook", "host, none", "difference", "hook process", "review")
 	var with, without, cost, hook, review []time.Duration
 	for _, r := range tt.rows {
