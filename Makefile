@@ -6,13 +6,23 @@ LOADTIME ?= 5s
 LOADCOUNT ?= 3
 BIN      ?= bin/guardian
 
-.PHONY: all build test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
+.PHONY: all build hook-time test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
 
 all: build
 
-## build: compile the guardian binary to bin/guardian
+## build: compile guardian to bin/guardian and its lean hook entry to bin/guardian-hook, which
+## `guardian hook install` writes into the hosts' configs when it lies beside guardian
+## (docs/hooks.md, "What a hook call costs"). guardian-hook is linked statically (no cgo),
+## sparing every tool call the dynamic loader and libc start-up.
 build:
 	$(GO) build -o $(BIN) ./cmd/guardian
+	CGO_ENABLED=0 $(GO) build -o $(dir $(BIN))guardian-hook ./cmd/guardian-hook
+
+## hook-time: the whole-process time of a hook call (guardian-hook and guardian answering a
+## routine Claude Code payload), HOOKRUNS runs each; reports the median (median-ms)
+HOOKRUNS ?= 200
+hook-time:
+	$(GO) test -run '^$$' -bench HookProcess -benchtime $(HOOKRUNS)x ./cmd/guardian-hook/
 
 ## test: gofmt check, go vet, the race-enabled test suite, the MCP interop suite, every rule's
 ## examples, and the eval
