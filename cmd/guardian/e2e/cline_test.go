@@ -12,7 +12,9 @@ import (
 // chatFake, then `cline -P openai-compatible --auto-approve true --json PROMPT`, which runs
 // every tool without asking, so without a hook's objection it would run the call. Cline's
 // cancel does not refuse a call but stops the task (its JSON output ends in run_aborted), and
-// the model is told nothing: such a run is Stopped.
+// the model is told nothing: such a run is Stopped. CLINE_SESSION_BACKEND_MODE=local keeps the
+// session in the CLI's own process: by default ("auto") Cline starts a detached hub daemon
+// (cline --cline-hub-daemon) that outlives the run.
 type clineHost struct{ bin string }
 
 // Name implements host.
@@ -46,7 +48,7 @@ func (clineHost) Prepare(t *testing.T, w world) {
 func (h clineHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun {
 	t.Helper()
 	fake := newChatFake(t, call)
-	env := w.env(append([]string{"CLINE_NO_AUTO_UPDATE=1"}, o.Env...)...)
+	env := w.env(append([]string{"CLINE_NO_AUTO_UPDATE=1", "CLINE_SESSION_BACKEND_MODE=local"}, o.Env...)...)
 	if a := start(t, w.project, env, h.bin, "auth", "-p", "openai-compatible", "-k", "dummy", "-m", "fake-model", "-b", fake.URL()); a.code != 0 {
 		t.Fatalf("cline auth: exit %d\n%s", a.code, a.out)
 	}
