@@ -125,7 +125,7 @@ e2e:
 	$(GO) test -c -o "$$bin/e2e.test" ./cmd/guardian/e2e; \
 	cd cmd/guardian/e2e && GUARDIAN_E2E=1 GUARDIAN_E2E_HOSTS="$$hosts" \
 		GUARDIAN_E2E_BIN="$$bin/guardian" GUARDIAN_E2E_FAULTS="$$bin/guardian-faults" \
-		unshare -n sh -c '"$$1" link set lo up && exec "$$2" -test.v -test.timeout 12m $$3' e2e "$$ip" "$$bin/e2e.test" "$(E2E_FLAGS)"
+		unshare -n sh -c '"$$1" link set lo up && exec "$$2" -test.v -test.timeout 14m $$3' e2e "$$ip" "$$bin/e2e.test" "$(E2E_FLAGS)"
 
 clean:
 	rm -rf bin

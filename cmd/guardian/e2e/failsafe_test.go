@@ -155,16 +155,22 @@ func runFaults(t *testing.T, s suite, h host) {
 			f := sc.setup(t, s, h, w)
 			install(t, h, w, f.bin, f.args...)
 			r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: f.env})
-			got := classify(h, r, w.marked("ran"))
+			got, want := classify(h, r, w.marked("ran")), expected(h, guardianDenied)
 			t.Logf("%s %s: %s in %s; the model was told: %s", h.Name(), sc.name, got, r.took, abbrev(r.Result.Text, 400))
-			if got != guardianDenied {
-				t.Fatalf("outcome %q, want %q\n%s", got, guardianDenied, r.describe())
+			if got != want {
+				t.Fatalf("outcome %q, want %q\n%s", got, want, r.describe())
 			}
-			if !strings.Contains(r.Result.Text, sc.reason) {
+			if want == guardianDenied && !strings.Contains(r.Result.Text, sc.reason) {
 				t.Errorf("the model was not told why guardian could not review (want %q in it):\n%s", sc.reason, r.describe())
 			}
 			if f.after != nil {
 				f.after(t)
+			}
+			if sc.audited {
+				recs := w.audited(t)
+				if len(recs) != 1 || recs[0].Status != guardian.StatusFailsafe {
+					t.Errorf("audit log holds %d record(s) %+v, want the one fail-safe answer the host was given", len(recs), recs)
+				}
 			}
 		})
 	}
