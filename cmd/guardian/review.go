@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -286,20 +285,9 @@ func decodeFlagJSON(flag, s string, v any, strict bool) error {
 	return nil
 }
 
-// describeJSONError adds where in s a decoding error happened; encoding/json reports only a
-// byte offset, just past the offending character.
+// describeJSONError says where in s and what went wrong decoding it, in JSON's terms.
 func describeJSONError(s string, err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Sprintf("%s: unexpected end of JSON input", position(s, len(s)))
-	case errors.As(err, &se):
-		return fmt.Sprintf("%s: %v", position(s, int(se.Offset)-1), err)
-	case errors.As(err, &te):
-		return fmt.Sprintf("%s: %v", position(s, int(te.Offset)-1), err)
-	}
-	return err.Error()
+	return guardian.DescribeJSONError([]byte(s), err).Error()
 }
 
 // position renders the byte index i of s as "line L, column C", both 1-based; i == len(s) is
