@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -119,6 +121,11 @@ segment by segment; the most restrictive segment wins.`,
 			if err != nil {
 				return err
 			}
+			if f.cwd != "" && a.statDir != nil {
+				if err := a.statDir(req.Exec.Cwd); err != nil {
+					return usageErrorf("review exec: --cwd %s: %v", f.cwd, err)
+				}
+			}
 			return a.submit(cmd, req)
 		},
 	}
@@ -128,6 +135,22 @@ segment by segment; the most restrictive segment wins.`,
 	c.Flags().StringVar(&f.sandboxReason, "sandbox-reason", "", "why the sandbox blocked the command, as `TEXT`")
 	c.Flags().StringVar(&f.shell, "shell", "", "review the shell command line `STRING` as bash -c STRING (instead of ARGV)")
 	return c
+}
+
+// checkDir reports why dir cannot be a --cwd: a typo there would review the command against
+// a workspace it will not run in. (A request read from JSON may name a directory of another
+// machine, as an agent host's would; it is not checked.)
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no such directory (%s); give the directory the command runs in, or send the request as JSON on stdin (guardian review --json -) to review it for a directory of another machine", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
 }
 
 // request builds the exec request; wd resolves a missing or relative --cwd.

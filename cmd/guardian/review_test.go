@@ -27,6 +27,12 @@ func testDeps(stdin string) (deps, *bytes.Buffer, *bytes.Buffer) {
 		stderr: &errb,
 		getenv: func(k string) string { return map[string]string{"HOME": "/home/dev"}[k] },
 		getwd:  func() (string, error) { return testWD, nil },
+		statDir: func(dir string) error {
+			if strings.Contains(dir, "/no/such") {
+				return errors.New("no such directory")
+			}
+			return nil
+		},
 	}, &out, &errb
 }
 
@@ -183,13 +189,14 @@ func TestReviewParsingErrors(t *testing.T) {
 		{"review without a form", []string{"review"}, "", exitUsage, "missing request"},
 		{"review with an unknown form", []string{"review", "exce"}, "", exitUsage, `did you mean "exec"`},
 		{"exec without a command", []string{"review", "exec"}, "", exitUsage, "missing command"},
+		{"exec --cwd that does not exist", []string{"review", "exec", "--cwd", "/no/such/dir", "--", "ls"}, "", exitUsage, "review exec: --cwd /no/such/dir: no such directory"},
 		{"exec with only flags", []string{"review", "exec", "--cwd", "/x", "--"}, "", exitUsage, "missing command"},
 		{"--shell and argv", []string{"review", "exec", "--shell", "ls", "--", "ls"}, "", exitUsage, "mutually exclusive"},
 		{"empty --shell", []string{"review", "exec", "--shell", " "}, "", exitUsage, "--shell needs"},
 		{"unknown exec flag", []string{"review", "exec", "--cdw", "/x", "--", "ls"}, "", exitUsage, "unknown flag: --cdw"},
 		{"mcp without server and tool", []string{"review", "mcp"}, "", exitUsage, "missing --server and --tool"},
 		{"mcp without tool", []string{"review", "mcp", "--server", "s"}, "", exitUsage, "missing --tool"},
-		{"mcp positional", []string{"review", "mcp", "--server", "s", "--tool", "t", "extra"}, "", exitUsage, `unknown command "extra"`},
+		{"mcp positional", []string{"review", "mcp", "--server", "s", "--tool", "t", "extra"}, "", exitUsage, `review mcp takes no arguments, got "extra"`},
 		{"mcp --args syntax", []string{"review", "mcp", "--server", "s", "--tool", "t", "--args", `{"a":1,}`}, "", exitUsage,
 			"invalid --args: line 1, column 8: invalid character '}'"},
 		{"mcp --args on line 2", []string{"review", "mcp", "--server", "s", "--tool", "t", "--args", "{\n  \"a\": tru }"}, "", exitUsage,
