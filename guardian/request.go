@@ -23,8 +23,8 @@ const MaxRequestBytes = 256 << 10
 var ErrTooLarge = errors.New("request too large")
 
 // Request is one approval request: its kind and the kind's payload. Its JSON form is
-// {"kind":"exec"|"mcp","request":{…}}, the request object exactly as in docs/design.md's eval
-// case format.
+// {"kind":"exec"|"mcp","request":{…}}, the request object exactly as in docs/formats.md
+// ("The request envelope").
 type Request struct {
 	Kind riskmodel.Kind
 	Exec *riskmodel.ExecRequest
