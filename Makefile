@@ -6,25 +6,37 @@ LOADTIME ?= 5s
 LOADCOUNT ?= 3
 BIN      ?= bin/guardian
 
-.PHONY: all build install release release-check readme-tables test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
+.PHONY: all build hook-time install release release-check readme-tables test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
 
 all: build
 
-## build: compile the guardian binary to bin/guardian
+## build: compile guardian to bin/guardian and its lean hook entry to bin/guardian-hook, which
+## `guardian hook install` writes into the hosts' configs when it lies beside guardian
+## (docs/hooks.md, "What a hook call costs"). guardian-hook is linked statically (no cgo),
+## sparing every tool call the dynamic loader and libc start-up.
 build:
 	$(GO) build -o $(BIN) ./cmd/guardian
+	CGO_ENABLED=0 $(GO) build -o $(dir $(BIN))guardian-hook ./cmd/guardian-hook
 
-## install: go install ./cmd/guardian — the binary lands in $(go env GOBIN), else
-## $(go env GOPATH)/bin (~/go/bin by default); put that directory on PATH. The hook installers
-## write this binary's path into the hosts' configs, so install before `guardian hook install`.
+## hook-time: the whole-process time of a hook call (guardian-hook and guardian answering a
+## routine Claude Code payload), HOOKRUNS runs each; reports the median (median-ms)
+HOOKRUNS ?= 200
+hook-time:
+	$(GO) test -run '^$$' -bench HookProcess -benchtime $(HOOKRUNS)x ./cmd/guardian-hook/
+
+## install: go install guardian and its lean hook entry guardian-hook (static, no cgo) — they
+## land in $(go env GOBIN), else $(go env GOPATH)/bin (~/go/bin by default); put that directory
+## on PATH. The hook installers write the installed path into the hosts' configs, so install
+## before `guardian hook install`.
 install:
 	$(GO) install ./cmd/guardian
+	CGO_ENABLED=0 $(GO) install ./cmd/guardian-hook
 	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; \
 	echo "installed $$dir/guardian"; \
 	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "note: $$dir is not on PATH; add it (export PATH=\"$$dir:\$$PATH\")";; esac
 
-## release: static binaries for PLATFORMS into dist/ (guardian-VERSION-OS-ARCH) and
-## dist/SHA256SUMS. Reproducible: -trimpath, CGO_ENABLED=0, the VCS revision from git, and
+## release: static binaries for PLATFORMS into dist/guardian-VERSION-OS-ARCH/ (guardian and
+## guardian-hook, which hook install uses when it lies beside guardian) and dist/SHA256SUMS. Reproducible: -trimpath, CGO_ENABLED=0, the VCS revision from git, and
 ## VERSION (default: git describe) stamped with -ldflags -X main.version.
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
@@ -34,9 +46,11 @@ release:
 	for p in $(PLATFORMS); do \
 		os=$${p%/*}; arch=$${p#*/}; out=guardian-$(VERSION)-$$os-$$arch; \
 		echo "build $(DIST)/$$out"; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(DIST)/$$out ./cmd/guardian; \
+		for cmd in guardian guardian-hook; do \
+			CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(DIST)/$$out/$$cmd ./cmd/$$cmd; \
+		done; \
 	done; \
-	cd $(DIST) && if command -v sha256sum >/dev/null; then sha256sum guardian-*; else shasum -a 256 guardian-*; fi > SHA256SUMS; \
+	cd $(DIST) && if command -v sha256sum >/dev/null; then sha256sum guardian-*/*; else shasum -a 256 guardian-*/*; fi > SHA256SUMS; \
 	cat SHA256SUMS
 
 ## release-check: what CI runs of `make release`, cheaply: the native target and one cross
@@ -45,7 +59,7 @@ release-check:
 	@set -e; native=$$($(GO) env GOOS)/$$($(GO) env GOARCH); \
 	$(MAKE) --no-print-directory release VERSION=v0.0.0-check DIST=bin/release-check PLATFORMS="$$native darwin/arm64"; \
 	cd bin/release-check && sha256sum -c SHA256SUMS && \
-	./guardian-v0.0.0-check-$${native%/*}-$${native#*/} version | grep -q '^guardian v0.0.0-check ' && \
+	./guardian-v0.0.0-check-$${native%/*}-$${native#*/}/guardian version | grep -q '^guardian v0.0.0-check ' && \
 	echo "release-check: ok"
 
 ## readme-tables: regenerate the figures in README.md that commands produce (see the

@@ -65,6 +65,9 @@ type Config struct {
 	// MCP lists the upstream servers of guardian mcp-proxy ([[mcp.upstream]]); only the user
 	// config sets it.
 	MCP MCPConfig
+	// Notify lists the webhooks guardian serve posts events to ([[notify.webhook]]); only the
+	// user config sets it.
+	Notify NotifyConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -145,6 +148,7 @@ func LoadConfig(file string) (Config, error) {
 	pf.audit.apply(&c.Audit)
 	pf.agents.apply(&c.Agents)
 	c.MCP = pf.mcp
+	c.Notify = pf.notify
 	return c, nil
 }
 
@@ -245,6 +249,7 @@ type fileConfig struct {
 	Audit           *fileAudit      `toml:"audit"`
 	Agents          *fileAgents     `toml:"agents"`
 	MCP             *fileMCP        `toml:"mcp"`
+	Notify          *fileNotify     `toml:"notify"`
 }
 
 type fileRule struct {
@@ -255,6 +260,10 @@ type fileRule struct {
 	Glob     *cfgRuleGlob `toml:"glob"`
 	Regex    *cfgRegex    `toml:"regex"`
 	Reason   string       `toml:"reason"`
+	// Conditions on what the command does (docs/config.md#conditions-on-effects).
+	Commands    []string      `toml:"commands"`
+	CwdUnder    []cfgPathGlob `toml:"cwd_under"`
+	PathsWithin []cfgPlace    `toml:"paths_within"`
 }
 
 type fileMappingSect struct {
@@ -377,6 +386,29 @@ func (g *cfgPathGlob) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// cfgPlace is one entry of a rule's paths_within: "workspace" or a path glob.
+type cfgPlace struct{ v string }
+
+func (p *cfgPlace) UnmarshalText(b []byte) error {
+	s := string(b)
+	switch {
+	case s == riskmodel.PlaceWorkspace:
+	case s == "/" || s == "~" || s == "~/":
+		return fmt.Errorf(`place %q would cover every path; name the directories you mean, e.g. "workspace" or "~/notes"`, s)
+	default:
+		if err := checkDirPath("place", s); err != nil {
+			return fmt.Errorf(`%w, or write "workspace" for the request's workspace`, err)
+		}
+		for _, el := range strings.Split(s, "/") {
+			if err := checkGlob(el); err != nil {
+				return err
+			}
+		}
+	}
+	p.v = s
+	return nil
+}
+
 type cfgHostGlob struct{ v string }
 
 func (h *cfgHostGlob) UnmarshalText(b []byte) error {
@@ -449,6 +481,9 @@ var configSchema = func() []schemaKey {
 		{"rule.glob", `a string such as "git push origin feature/*"`},
 		{"rule.regex", `a string such as '^kubectl .*--context[= ]prod'`},
 		{"rule.reason", "a string"},
+		{"rule.commands", `a list of command names such as ["git", "jq"]`},
+		{"rule.cwd_under", `a list of directory globs such as ["~/src"]`},
+		{"rule.paths_within", `a list of places such as ["workspace", "~/notes"]`},
 		{"mapping.exec", "a table of levels: low, medium_contained, medium, high, high_certain, critical"},
 		{"mapping.mcp", "a table of levels: low, medium_contained, medium, high, high_certain, critical"},
 		{"model", "a table: [model]"},
@@ -463,7 +498,8 @@ var configSchema = func() []schemaKey {
 	s = append(s, modelSchema...)
 	s = append(s, auditSchema...)
 	s = append(s, agentsSchema...)
-	return append(s, mcpSchema...)
+	s = append(s, mcpSchema...)
+	return append(s, notifySchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -478,7 +514,8 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream":
+		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream",
+		"notify", "notify.webhook":
 		return true
 	}
 	return false
@@ -506,6 +543,8 @@ func tableTitle(table string) string {
 		return "[[rule]]"
 	case "mcp.upstream":
 		return "[[mcp.upstream]]"
+	case "notify.webhook":
+		return "[[notify.webhook]]"
 	}
 	return "[" + table + "]"
 }
@@ -535,6 +574,7 @@ type parsedFile struct {
 	audit           AuditConfig // the [audit] keys the file sets
 	agents          agentSettings
 	mcp             MCPConfig // the [[mcp.upstream]] tables
+	notify          NotifyConfig
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][nLevelKeys]*cfgDecision
 }
@@ -732,7 +772,7 @@ func tomlKindName(k unstable.Kind) string {
 	return strings.ToLower(k.String())
 }
 
-var mismatchRE = regexp.MustCompile(`^cannot decode TOML (\w+) into `)
+var mismatchRE = lazyRegexp(`^cannot decode TOML (\w+) into `)
 
 // decodeProblems turns go-toml's errors into problems: every unknown key of a
 // StrictMissingError, or the one DecodeError (syntax, type or value).
@@ -761,8 +801,8 @@ func (pf *parsedFile) decodeProblems(err error) {
 	key = displayKey(key)
 	p := ConfigProblem{File: pf.path, Line: line, Column: col, Key: key}
 	switch {
-	case mismatchRE.MatchString(msg):
-		got := mismatchRE.FindStringSubmatch(msg)[1]
+	case mismatchRE().MatchString(msg):
+		got := mismatchRE().FindStringSubmatch(msg)[1]
 		if want, ok := schemaWant(key); ok {
 			msg = fmt.Sprintf("wrong type: found a TOML %s, want %s", got, want)
 		}
@@ -878,6 +918,7 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateAudit()
 	pf.validateAgents()
 	pf.validateMCP()
+	pf.validateNotify()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -913,10 +954,16 @@ func (pf *parsedFile) validateRules() {
 				set = append(set, m)
 			}
 		}
+		for _, p := range r.PathsWithin {
+			ur.PathsWithin = append(ur.PathsWithin, p.v)
+		}
+		if pf.ix.has(rp+".paths_within") && len(r.PathsWithin) == 0 {
+			pf.add(rp+".paths_within", `empty paths_within would match nothing; list places such as ["workspace", "~/notes"], or remove the key`)
+		}
 		if ur.Kind == riskmodel.KindMCP {
-			for _, m := range set {
+			for _, m := range append(set, pf.effectKeys(rp)...) {
 				if m != "glob" {
-					pf.add(rp+"."+m, fmt.Sprintf(`%s applies to exec rules only; an mcp rule matches "server/tool" with glob, e.g. glob = "github/list_*"`, m))
+					pf.add(rp+"."+m, fmt.Sprintf(`%s applies to exec rules only; an mcp rule matches "server/tool" with glob, e.g. glob = "github/list_*", and may narrow it with paths_within`, m))
 				}
 			}
 			switch {
@@ -930,15 +977,31 @@ func (pf *parsedFile) validateRules() {
 			pf.policy.Rules = append(pf.policy.Rules, ur)
 			continue
 		}
-		switch len(set) {
-		case 0:
-			pf.add(rp, `an exec rule needs exactly one of prefix, glob or regex; add one, e.g. prefix = ["make"]`)
-		case 1:
-		default:
+		switch {
+		case len(set) == 0 && !pf.ix.has(rp+".commands"):
+			pf.add(rp, `an exec rule needs commands, or one of prefix, glob or regex, to say which commands it covers; add one, e.g. commands = ["make"] or prefix = ["make"]`)
+		case len(set) > 1:
 			first := pf.ix.find(rp + "." + set[0])
 			for _, m := range set[1:] {
-				pf.add(rp+"."+m, fmt.Sprintf("a rule takes exactly one of prefix, glob or regex, but this one also sets %s on line %d; keep one, or split it into two [[rule]]s", set[0], first.line))
+				pf.add(rp+"."+m, fmt.Sprintf("a rule takes at most one of prefix, glob or regex, but this one also sets %s on line %d; keep one, or split it into two [[rule]]s", set[0], first.line))
 			}
+		}
+		if pf.ix.has(rp + ".commands") {
+			if len(r.Commands) == 0 {
+				pf.add(rp+".commands", `empty commands would match nothing; list command names, e.g. commands = ["git"], or remove the key`)
+			}
+			for j, w := range r.Commands {
+				if w == "" || strings.ContainsAny(w, "/ \t") {
+					pf.add(fmt.Sprintf("%s.commands[%d]", rp, j), fmt.Sprintf(`command %q is not a bare command name; write the name as it is run, without a directory or arguments, e.g. "git" (use prefix for arguments)`, w))
+				}
+			}
+			ur.Commands = r.Commands
+		}
+		if pf.ix.has(rp+".cwd_under") && len(r.CwdUnder) == 0 {
+			pf.add(rp+".cwd_under", `empty cwd_under would match nothing; list directories such as ["~/src"], or remove the key`)
+		}
+		for _, d := range r.CwdUnder {
+			ur.CwdUnder = append(ur.CwdUnder, d.v)
 		}
 		if pf.ix.has(rp + ".prefix") {
 			if len(r.Prefix) == 0 {
@@ -959,6 +1022,17 @@ func (pf *parsedFile) validateRules() {
 		}
 		pf.policy.Rules = append(pf.policy.Rules, ur)
 	}
+}
+
+// effectKeys lists the exec-only effect conditions a [[rule]] sets.
+func (pf *parsedFile) effectKeys(rp string) []string {
+	var out []string
+	for _, k := range []string{"commands", "cwd_under"} {
+		if pf.ix.has(rp + "." + k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func (fm *fileMapping) slots() [nLevelKeys]*cfgDecision {
@@ -1262,7 +1336,7 @@ func (c Config) PipelineOptions() []Option {
 func (c Config) PolicyVersion() string {
 	type rule struct {
 		ID, Kind, Decision, Glob, Regex, Reason string
-		Prefix                                  []string
+		Prefix, Commands, CwdUnder, PathsWithin []string
 	}
 	v := struct {
 		Workspaces, ProtectedPaths, TrustedHosts []string
@@ -1284,7 +1358,8 @@ func (c Config) PolicyVersion() string {
 		if r.Regex != nil {
 			re = r.Regex.String()
 		}
-		v.Rules = append(v.Rules, rule{r.ID, string(r.Kind), r.Decision.String(), r.Glob, re, r.Reason, r.Prefix})
+		v.Rules = append(v.Rules, rule{r.ID, string(r.Kind), r.Decision.String(), r.Glob, re, r.Reason, r.Prefix,
+			r.Commands, r.CwdUnder, r.PathsWithin})
 	}
 	for k, m := range c.Policy.Mapping {
 		v.Mapping[string(k)] = fmt.Sprint(mappingValues(m))
@@ -1414,13 +1489,13 @@ func checkHTTPURL(s, what, whatToWrite, example, credsFix string) error {
 	return nil
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 type cfgEnvName struct{ v string }
 
 func (e *cfgEnvName) UnmarshalText(b []byte) error {
 	s := string(b)
-	if !envNameRE.MatchString(s) || strings.HasPrefix(s, "sk") && len(s) > 30 {
+	if !envNameRE().MatchString(s) || strings.HasPrefix(s, "sk") && len(s) > 30 {
 		return fmt.Errorf(`api_key_env must be the NAME of the environment variable holding the key (letters, digits, _), such as "GUARDIAN_API_KEY", not the key itself; if you pasted a key here, remove it and rotate it`)
 	}
 	e.v = s
@@ -1826,6 +1901,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		Prompt:          c.Prompt,
 		Audit:           c.Audit,
 		MCP:             c.MCP.clone(),
+		Notify:          c.Notify.clone(),
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
 	if c.Model != nil {
@@ -1852,6 +1928,7 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 	}
 	c.refuseProjectAudit(pf)
 	c.refuseProjectMCP(pf)
+	c.refuseProjectNotify(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {
 		if trusted {
@@ -2232,7 +2309,7 @@ func (ix *docIndex) keyAt(line, col int) string {
 	return best
 }
 
-var bareKeyRE = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*=`)
+var bareKeyRE = lazyRegexp(`^\s*([A-Za-z0-9_-]+(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*=`)
 
 // keyOnLine names the key a line assigns, for syntax errors the parser reports without one:
 // the bare key at the start of the line, inside the last table header above it.
@@ -2244,7 +2321,7 @@ func (ix *docIndex) keyOnLine(line int) string {
 	if i := bytes.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
-	m := bareKeyRE.FindSubmatch(text)
+	m := bareKeyRE().FindSubmatch(text)
 	if m == nil {
 		return ""
 	}
@@ -2258,8 +2335,8 @@ func (ix *docIndex) keyOnLine(line int) string {
 	return joinPath(table, key)
 }
 
-var indexRE = regexp.MustCompile(`\[\d+\]`)
+var indexRE = lazyRegexp(`\[\d+\]`)
 
 // displayKey turns an index path into the key as the user writes it: "rule[2].decision" →
 // "rule.decision".
-func displayKey(p string) string { return indexRE.ReplaceAllString(p, "") }
+func displayKey(p string) string { return indexRE().ReplaceAllString(p, "") }

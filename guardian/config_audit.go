@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -85,12 +84,12 @@ var sizeUnits = map[string]int64{
 	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
 }
 
-var sizeRE = regexp.MustCompile(`^\s*([0-9]+)\s*([A-Za-z]*)\s*$`)
+var sizeRE = lazyRegexp(`^\s*([0-9]+)\s*([A-Za-z]*)\s*$`)
 
 // parseSize reads "64MiB", "500KB", "1 GiB" or "65536" (bytes).
 func parseSize(s string) (int64, error) {
 	bad := fmt.Errorf(`invalid size %q; write a number and a unit such as "64MiB", "500KB" or "1GiB" (KB, MB, GB are powers of 1000; KiB, MiB, GiB of 1024), or an integer number of bytes`, s)
-	m := sizeRE.FindStringSubmatch(s)
+	m := sizeRE().FindStringSubmatch(s)
 	if m == nil {
 		return 0, bad
 	}

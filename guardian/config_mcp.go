@@ -2,7 +2,6 @@ package guardian
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -54,12 +53,12 @@ func (u MCPUpstream) EnvList() []string {
 	return out
 }
 
-var mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var mcpNameRE = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // CheckMCPUpstreamName says what is wrong with an upstream's name, if anything. A name becomes
 // part of tool names (NAME__tool), which MCP limits to letters, digits, ".", "_" and "-".
 func CheckMCPUpstreamName(name string) error {
-	if !mcpNameRE.MatchString(name) {
+	if !mcpNameRE().MatchString(name) {
 		return fmt.Errorf("upstream name %q: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
 	}
 	return nil
@@ -139,7 +138,7 @@ func (pf *parsedFile) validateMCP() {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if !envNameRE.MatchString(k) {
+			if !envNameRE().MatchString(k) {
 				pf.add(up+".env", fmt.Sprintf("environment variable name %q: use letters, digits and _, not starting with a digit", k))
 			}
 		}
@@ -150,7 +149,7 @@ func (pf *parsedFile) validateMCP() {
 			switch {
 			case !hasURL:
 				pf.add(up+".bearer_token_env", "bearer_token_env applies to a url; a command's server takes its secrets from env")
-			case !envNameRE.MatchString(*f.BearerTokenEnv):
+			case !envNameRE().MatchString(*f.BearerTokenEnv):
 				pf.addAt(up+".bearer_token_env", pf.ix.valuePos(up+".bearer_token_env"), `bearer_token_env must be the NAME of the environment variable holding the token (letters, digits, _), e.g. "LINEAR_TOKEN", not the token itself; if you pasted a token here, remove it and rotate it`)
 			default:
 				u.BearerTokenEnv = *f.BearerTokenEnv

@@ -20,6 +20,16 @@ const (
 	MetricBreakerState   = "guardian.breaker.state"   // gauge: breaker = denials|model; 0 closed, 1 open, 2 half-open
 )
 
+// reviewDurationBuckets are the boundaries, in seconds, of guardian.review.duration: a
+// rules-only review takes tens of microseconds (a cached one a few), a model review 0.2–30 s,
+// and a review never outlasts its deadline (at most 60 s). otel's default boundaries
+// (0, 5, 10 … 10000) are meant for milliseconds; on this seconds metric they put every review
+// in one bucket.
+var reviewDurationBuckets = []float64{
+	0.000005, 0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+	0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60,
+}
+
 // pipelineMetrics holds the otel instruments of one Pipeline. With no MeterProvider installed
 // the global one is a no-op, so recording costs next to nothing.
 type pipelineMetrics struct {
@@ -44,7 +54,7 @@ func newPipelineMetrics(mp metric.MeterProvider, p *Pipeline) *pipelineMetrics {
 	}
 	m.duration, err = meter.Float64Histogram(MetricReviewDuration,
 		metric.WithDescription("Duration of one review through the pipeline, rules and model included."),
-		metric.WithUnit("s"))
+		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(reviewDurationBuckets...))
 	if err != nil {
 		otel.Handle(err)
 		m.duration = noop.Float64Histogram{}

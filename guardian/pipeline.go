@@ -214,6 +214,10 @@ func (p *Pipeline) BreakerState() BreakerState {
 // situation and guardian may decide on its own again.
 func (p *Pipeline) ResetDenials() { p.denials.reset() }
 
+// ResetModel closes the model health breaker: the human knows the model is back, and the next
+// request calls it instead of waiting out the cool-down.
+func (p *Pipeline) ResetModel() { p.model.success() }
+
 // Review judges one request on its own, for no particular caller: the agent policy
 // (WithAgentPolicy) does not apply, which is what `guardian review` and the eval harness want.
 // The error is non-nil only for a request that cannot be reviewed at all (malformed or too

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/guardianhq/guardian/riskmodel"
@@ -51,9 +52,11 @@ type Template struct {
 // String returns "ID@Hash" (e.g. "exec-v1@0123456789ab"), the form meant for decided_by.
 func (t Template) String() string { return t.ID + "@" + t.Hash }
 
-// builtin holds the parsed templates, built once at init from the embedded files and never
-// written afterwards; text/template is safe for concurrent execution.
-var builtin = mustLoad()
+// builtin returns the parsed templates, built once on first use from the embedded files and
+// never written afterwards; text/template is safe for concurrent execution. Parsing them at
+// package init cost every guardian process a quarter of a millisecond, hooks that review with
+// the rules alone included.
+var builtin = sync.OnceValue(mustLoad)
 
 var idPattern = regexp.MustCompile(`^(exec|mcp)-v[1-9][0-9]*$`)
 
@@ -152,7 +155,7 @@ func decisionSections(md string) (string, error) {
 // ForKind returns the embedded template that reviews requests of kind k. An unknown kind is
 // an error rather than a default, so a new kind cannot be reviewed under the wrong policy.
 func ForKind(k riskmodel.Kind) (Template, error) {
-	for _, t := range builtin {
+	for _, t := range builtin() {
 		if t.Kind == k {
 			return t, nil
 		}
@@ -163,5 +166,5 @@ func ForKind(k riskmodel.Kind) (Template, error) {
 // Templates lists every embedded template (exec, then mcp), for `guardian version`, audit
 // headers and the eval report, which record the prompt versions in use.
 func Templates() []Template {
-	return append([]Template(nil), builtin...)
+	return append([]Template(nil), builtin()...)
 }

@@ -2,9 +2,7 @@ package riskmodel
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 )
 
 // execCtx is what exec rules see besides the segment: the request, its scope and every
@@ -19,6 +17,9 @@ type execCtx struct {
 	pkgMemo   map[*Segment][]pkgOp
 	cloudMemo map[*Segment][]cloudOp
 	dbMemo    map[*Segment][]cloudOp
+
+	// allowedBy is the first user allow rule that changed a decision in this request.
+	allowedBy string
 
 	// certainty lets a rule's check override the rule's Certain for the match it reports; it
 	// is reset before every check.
@@ -43,66 +44,6 @@ func (k certainty) of(ruleCertain bool) bool {
 		return false
 	}
 	return ruleCertain
-}
-
-// validate checks a user rule for the mistakes the config loader cannot see.
-func (r UserRule) validate() error {
-	if r.Decision < Allow || r.Decision > Deny {
-		return errors.New("decision must be allow, ask or deny")
-	}
-	set := 0
-	if len(r.Prefix) > 0 {
-		set++
-	}
-	if r.Glob != "" {
-		set++
-	}
-	if r.Regex != nil {
-		set++
-	}
-	switch {
-	case r.Kind == KindMCP && (r.Glob == "" || set != 1):
-		return errors.New("an mcp rule needs exactly a glob over server/tool")
-	case r.Kind != KindMCP && set != 1:
-		return errors.New("an exec rule needs exactly one of prefix, glob, regex")
-	}
-	return nil
-}
-
-// matchesArgs reports whether an exec user rule matches a segment's argv.
-func (r UserRule) matchesArgs(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	switch {
-	case len(r.Prefix) > 0:
-		if len(args) < len(r.Prefix) {
-			return false
-		}
-		for i, p := range r.Prefix {
-			a := args[i]
-			if i == 0 {
-				a = baseName(a)
-				p = baseName(p)
-			}
-			if a != p {
-				return false
-			}
-		}
-		return true
-	case r.Glob != "":
-		return WildcardMatch(r.Glob, strings.Join(args, " "))
-	case r.Regex != nil:
-		return r.Regex.MatchString(strings.Join(args, " "))
-	}
-	return false
-}
-
-func baseName(s string) string {
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 func (a *Analyzer) execVerdict(ctx context.Context, req ExecRequest) Verdict {
@@ -151,7 +92,11 @@ func (a *Analyzer) execVerdict(ctx context.Context, req ExecRequest) Verdict {
 			}
 		}
 	}
-	return a.finish(KindExec, findings, describe)
+	v := a.finish(KindExec, findings, describe)
+	if c.allowedBy != "" && v.Decision == Allow {
+		v.DecidedBy = "rule:" + c.allowedBy
+	}
+	return v
 }
 
 func issueFinding(is issue) Finding {
@@ -206,7 +151,14 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 	if !matched {
 		fs = append(fs, unknownFindings(c, s)...)
 	}
-	return a.applyUserRules(s, fs)
+	if len(c.scope.Protected) == 0 && len(a.policy.Rules) == 0 {
+		return fs // nothing to apply: the common case costs nothing
+	}
+	fs, allowedBy := a.applyPolicy(&policyUnit{kind: KindExec, label: s.Text, scope: c.scope, seg: s, ctx: c}, fs)
+	if allowedBy != "" && c.allowedBy == "" {
+		c.allowedBy = allowedBy
+	}
+	return fs
 }
 
 // runRule runs one rule's check; a panic inside it becomes a high finding (so the request is
@@ -245,41 +197,6 @@ func quoteName(s string) string {
 		s = s[:40] + "…"
 	}
 	return "`" + s + "`"
-}
-
-// applyUserRules lets the user's rules speak for a segment: deny and ask add a finding with
-// that decision; allow lowers the segment's other findings to allow, except critical ones —
-// a user allow for "rm" must not wave through "rm -rf ~". Precedence: deny > ask > allow.
-func (a *Analyzer) applyUserRules(s *Segment, fs []Finding) []Finding {
-	var allow *UserRule
-	for i := range a.policy.Rules {
-		r := &a.policy.Rules[i]
-		if r.Kind == KindMCP || !r.matchesArgs(s.Args) {
-			continue
-		}
-		switch r.Decision {
-		case Deny, Ask:
-			lvl := High
-			msg := "Matches your " + r.Decision.String() + " rule " + r.ID
-			if r.Reason != "" {
-				msg += ": " + r.Reason
-			}
-			fs = append(fs, Finding{RuleID: r.ID, Segment: s.Text, Level: lvl, Category: topCategory(fs), Message: msg, Decision: r.Decision})
-		case Allow:
-			if allow == nil {
-				allow = r
-			}
-		}
-	}
-	if allow != nil {
-		for i := range fs {
-			if fs[i].Decision == 0 && fs[i].Level < Critical {
-				fs[i].Decision = Allow
-				fs[i].Message += " (allowed by your rule " + allow.ID + ")"
-			}
-		}
-	}
-	return fs
 }
 
 func topCategory(fs []Finding) Category {

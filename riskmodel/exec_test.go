@@ -149,13 +149,13 @@ func TestProtectedPaths(t *testing.T) {
 	}
 	for _, cmd := range []string{"rm ~/notes/todo.md", "echo x > ~/notes/a/b.txt", "chmod 777 /srv/data/x", "mv a.txt ~/notes/a.txt"} {
 		v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", cmd}, Cwd: ExampleCwd})
-		if v.Decision != Deny || !slices.Contains(ruleIDs(v), "fs.protected") {
-			t.Errorf("%s: decision %s rules %v, want deny by fs.protected", cmd, v.Decision, ruleIDs(v))
+		if v.Decision != Deny || !slices.Contains(ruleIDs(v), "policy.protected") {
+			t.Errorf("%s: decision %s rules %v, want deny by policy.protected", cmd, v.Decision, ruleIDs(v))
 		}
 	}
 	v := a.Exec(context.Background(), ExecRequest{Command: []string{"cat", "/home/dev/notes/todo.md"}, Cwd: ExampleCwd})
-	if slices.Contains(ruleIDs(v), "fs.protected") {
-		t.Errorf("reading a protected file must not be fs.protected: %v", ruleIDs(v))
+	if slices.Contains(ruleIDs(v), "policy.protected") || v.Decision != Ask || !slices.Contains(ruleIDs(v), "policy.protected-read") {
+		t.Errorf("reading a protected file is asked about, not denied: %s %v", v.Decision, ruleIDs(v))
 	}
 }
 

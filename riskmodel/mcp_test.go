@@ -419,10 +419,10 @@ func TestMCPUserRules(t *testing.T) {
 			Allow, High, CatDataDeletion, []string{"mcp.destroy-verb"}, nil},
 		{"allow never covers critical", `{"server":"posthog","tool":"exec","arguments":{"command":"persons-bulk-delete","distinct_ids":["*"]}}`,
 			Deny, Critical, CatDataDeletion, []string{"mcp.bulk-delete"}, nil},
-		{"ask rule on a read", `{"server":"linear","tool":"list_issues","arguments":{"teamId":"ENG"}}`,
-			Ask, Low, CatReadOnly, []string{"user:ask-linear"}, nil},
+		{"ask rule on a read is rated high, so no model can allow it", `{"server":"linear","tool":"list_issues","arguments":{"teamId":"ENG"}}`,
+			Ask, High, CatReadOnly, []string{"user:ask-linear"}, nil},
 		{"deny beats allow", `{"server":"slack","tool":"post_message","arguments":{"channel":"#x","text":"hi"}}`,
-			Deny, Medium, CatNetworkEgress, []string{"user:slack-no"}, nil},
+			Deny, High, CatNetworkEgress, []string{"user:slack-no"}, nil},
 		{"exec rules are not mcp rules", `{"server":"time","tool":"current_time","annotations":{"readOnlyHint":true}}`,
 			Allow, Low, CatReadOnly, nil, []string{"user:exec-rule"}},
 	})
@@ -431,7 +431,7 @@ func TestMCPUserRules(t *testing.T) {
 	if v.DecidedBy != "rule:user:posthog-experiments" {
 		t.Errorf("DecidedBy = %q, want the allow rule", v.DecidedBy)
 	}
-	if !strings.Contains(v.Assessment.Summary, "allowed by user rule user:posthog-experiments") {
+	if !strings.Contains(v.Assessment.Summary, "allowed by your rule user:posthog-experiments") {
 		t.Errorf("summary does not note the override: %q", v.Assessment.Summary)
 	}
 	v = a.MCP(context.Background(), mcpReq(t, `{"server":"github","tool":"delete_branch","arguments":{"owner":"a","repo":"b","branch":"x"}}`))
@@ -451,9 +451,9 @@ func TestMCPProtectedAndTrusted(t *testing.T) {
 	}
 	runMCPCases(t, a, []mcpCase{
 		{"protected write is denied even with an allow rule", `{"server":"filesystem","tool":"write_file","arguments":{"path":"/home/dev/notes/todo.md","content":"x"}}`,
-			Deny, High, "", []string{"mcp.fs-protected-write"}, nil},
+			Deny, Critical, "", []string{"policy.protected"}, nil},
 		{"protected read is asked", `{"server":"filesystem","tool":"read_file","arguments":{"path":"/home/dev/notes/todo.md"}}`,
-			Ask, Medium, "", []string{"mcp.fs-protected-read"}, nil},
+			Ask, High, "", []string{"policy.protected-read"}, nil},
 		{"post to a trusted host is asked, not exfiltration", `{"server":"http","tool":"http_request","arguments":{"method":"POST","url":"https://api.acme.io/x","body":"{}"}}`,
 			Ask, Medium, CatNetworkEgress, []string{"mcp.write-verb"}, []string{"mcp.upload-untrusted"}},
 	})

@@ -29,9 +29,12 @@ type Policy struct {
 	Mapping map[Kind]Mapping
 }
 
-// UserRule is one allow/ask/deny rule from the config. For exec requests exactly one of
-// Prefix, Glob and Regex is set and is matched against each segment's argv; for mcp requests
-// Glob is matched against "server/tool" (and Prefix/Regex are not used).
+// UserRule is one allow/ask/deny rule from the config, applied by the policy applier
+// (apply.go) to each command of an exec request and to each MCP call. Every condition it sets
+// must hold. An exec rule says which commands it covers — Commands, or one of Prefix, Glob and
+// Regex over the argv, or both — and may narrow them by effect: where they run (CwdUnder) and
+// which paths they name (PathsWithin). An mcp rule's Glob is matched against "server/tool"
+// (and "server/tool:verb"); PathsWithin narrows it to calls whose paths lie in those places.
 type UserRule struct {
 	// ID names the rule in findings and decided_by, e.g. "user:deny-prod-kubectl".
 	ID       string
@@ -43,6 +46,17 @@ type UserRule struct {
 	Glob string
 	// Regex matches anywhere in the space-joined argv (anchor it yourself).
 	Regex *regexp.Regexp
+	// Commands are command names ("git", "jq"): the command, after every wrapper is
+	// unwrapped, must be one of them. exec only.
+	Commands []string
+	// CwdUnder are directory globs (absolute or ~/-relative) that the command must work
+	// under: its cwd after cd, and for git also -C, --git-dir and --work-tree. exec only.
+	CwdUnder []string
+	// PathsWithin are places — PlaceWorkspace or path globs, absolute or ~/-relative, each
+	// also covering what is below it — that every local path the command or call names must
+	// lie in. A path that cannot be placed (a variable, a remote host:path or URL) or code
+	// whose paths cannot be seen (python -c, a shell command inside an MCP call) fails it.
+	PathsWithin []string
 	// Reason is shown to the human and the agent.
 	Reason string
 }

@@ -232,19 +232,26 @@ func floodPipe(p *syntax.BinaryCmd) string {
 	for _, a := range right.Args {
 		rw = append(rw, litWord(a))
 	}
-	endlessIn := false
+	// count is how many inputs the left side produces: -1 endless, 0 unknown or small.
+	count := 0.0
 	switch baseName(lw[0]) {
 	case "yes":
-		endlessIn = true
+		count = -1
 	case "cat", "pv":
-		endlessIn = containsArg(lw[1:], "/dev/zero") || containsArg(lw[1:], "/dev/urandom")
+		if containsArg(lw[1:], "/dev/zero") || containsArg(lw[1:], "/dev/urandom") {
+			count = -1
+		}
 	case "seq", "jot":
 		if n := len(lw); n > 1 {
 			last := lw[n-1]
-			endlessIn = last == "inf" || last == "infinity" || hugeCount(last)
+			if last == "inf" || last == "infinity" {
+				count = -1
+			} else if f, err := strconv.ParseFloat(last, 64); err == nil {
+				count = f
+			}
 		}
 	}
-	if !endlessIn {
+	if count == 0 {
 		return ""
 	}
 	n := baseName(rw[0])
@@ -270,21 +277,20 @@ func floodPipe(p *syntax.BinaryCmd) string {
 			}
 		}
 	}
+	// Enormous is a million inputs; with unbounded or wide parallelism (-P0, -P32 and up) ten
+	// thousand requests at once are already a flood of the host they hit.
+	wide := procs == 0 || procs >= 32
+	enormous := count < 0 || count >= 1e6 || wide && count >= 1e4
+	if !enormous {
+		return ""
+	}
 	for _, a := range rw[1:] {
 		if fetchTools[baseName(a)] {
 			return "sends a request for each of an endless or enormous number of inputs (" + lw[0] + " | " + n + ")"
 		}
 	}
-	if procs == 0 || procs >= 32 {
+	if wide && (count < 0 || count >= 1e6) {
 		return "runs an endless or enormous number of processes in parallel (" + lw[0] + " | " + n + " -P" + strconv.Itoa(procs) + ")"
 	}
 	return ""
-}
-
-// hugeCount reports a count of a million or more ("1e8", "100000000").
-func hugeCount(s string) bool {
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f >= 1e6
-	}
-	return false
 }

@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 )
 
 // ExampleCwd is the cwd every rule example runs with; its home is /home/dev.
 const ExampleCwd = "/home/dev/project"
 
-// Rule is one built-in rule. Every rule carries its own examples: commands (or, for MCP rules,
-// JSON MCP requests) that must produce a finding with its id, and ones that must not.
-// `guardian rules test` and the package tests run them all, so a rule cannot silently stop
-// matching what it was written for.
+// Rule is one built-in rule. Every rule has its own examples, kept as data in examples/*.toml
+// (examples.go): commands (or, for MCP rules, JSON MCP requests) that must produce a finding
+// with its id, and ones that must not. `guardian rules test` and the package tests run them
+// all, so a rule cannot silently stop matching what it was written for.
 type Rule struct {
 	ID       string
 	Kind     Kind
@@ -39,8 +40,11 @@ type Rule struct {
 	// PolicyOnly rules can match only under a policy setting (protected paths, say); their
 	// examples live in the package tests because TestRules uses the default policy.
 	PolicyOnly bool
-	Match      []string
-	NoMatch    []string
+	// Match and NoMatch are the rule's examples; Rules fills them from examples/*.toml, and
+	// ExamplesFile says which file holds them.
+	Match        []string
+	NoMatch      []string
+	ExamplesFile string
 
 	exec func(c *execCtx, s *Segment) (string, bool)
 	mcp  func(c *mcpCtx) (string, bool)
@@ -64,11 +68,15 @@ func (r Rule) DefaultDecision() Decision {
 	return DefaultMapping().Decide(r.Level, r.Contained, r.Certain || r.CertainWhen != "")
 }
 
-// Rules lists the built-in rules in evaluation order.
+// Rules lists the built-in rules in evaluation order, each with its examples.
 func (a *Analyzer) Rules() []Rule {
+	exs, _ := examples()
 	out := make([]Rule, len(a.rules))
 	for i, r := range a.rules {
 		out[i] = *r
+		if e, ok := exs[r.ID]; ok {
+			out[i].Match, out[i].NoMatch, out[i].ExamplesFile = e.Match, e.NoMatch, e.File
+		}
 	}
 	return out
 }
@@ -93,41 +101,81 @@ func (f RuleExampleFailure) String() string {
 	return fmt.Sprintf("%s: example %q %s, got rules %v", f.RuleID, f.Example, want, f.Got)
 }
 
+// RuleExampleReport is what one rule's examples did.
+type RuleExampleReport struct {
+	RuleID string
+	// File is the examples file holding the rule's examples ("" if none).
+	File           string
+	Match, NoMatch int
+	Failures       []RuleExampleFailure
+}
+
 // TestRules runs every built-in rule's examples through a default-policy analyzer, so user
 // rules cannot mask a broken built-in. It returns the failures and the number of examples run.
 func TestRules(ctx context.Context) ([]RuleExampleFailure, int) {
-	a, err := New(Policy{})
-	if err != nil {
-		return []RuleExampleFailure{{RuleID: "policy", Example: err.Error(), WantMatch: true}}, 0
-	}
 	var fails []RuleExampleFailure
 	n := 0
+	for _, r := range TestRulesReport(ctx) {
+		fails = append(fails, r.Failures...)
+		n += r.Match + r.NoMatch
+	}
+	return fails, n
+}
+
+// TestRulesReport runs every built-in rule's examples and reports per rule, in evaluation
+// order. Examples that name no built-in rule, and an examples file that does not load, are
+// reported as failures of their own (rule id "examples").
+func TestRulesReport(ctx context.Context) []RuleExampleReport {
+	a, err := New(Policy{})
+	if err != nil {
+		return []RuleExampleReport{{RuleID: "policy", Failures: []RuleExampleFailure{{RuleID: "policy", Example: err.Error(), WantMatch: true}}}}
+	}
+	exs, err := examples()
+	var out []RuleExampleReport
+	if err != nil {
+		out = append(out, RuleExampleReport{RuleID: "examples", Failures: []RuleExampleFailure{{RuleID: "examples", Example: err.Error(), WantMatch: true}}})
+	}
+	known := map[string]bool{}
 	for _, r := range a.rules {
+		known[r.ID] = true
+		e := exs[r.ID]
+		rep := RuleExampleReport{RuleID: r.ID, File: e.File, Match: len(e.Match), NoMatch: len(e.NoMatch)}
 		check := func(ex string, want bool) {
-			n++
 			ids, err := a.exampleRuleIDs(ctx, r.Kind, ex)
 			if err != nil {
-				fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: ex, WantMatch: want, Got: []string{"error: " + err.Error()}})
+				rep.Failures = append(rep.Failures, RuleExampleFailure{RuleID: r.ID, Example: ex, WantMatch: want, Got: []string{"error: " + err.Error()}})
 				return
 			}
 			if slices.Contains(ids, r.ID) != want {
-				fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: ex, WantMatch: want, Got: ids})
+				rep.Failures = append(rep.Failures, RuleExampleFailure{RuleID: r.ID, Example: ex, WantMatch: want, Got: ids})
 			}
 		}
-		if len(r.Match) == 0 && !r.PolicyOnly {
-			fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: "(no must-match example)", WantMatch: true})
+		if len(e.Match) == 0 && !r.PolicyOnly {
+			rep.Failures = append(rep.Failures, RuleExampleFailure{RuleID: r.ID, Example: "(no must-match example)", WantMatch: true})
 		}
-		if len(r.NoMatch) == 0 && !r.PolicyOnly {
-			fails = append(fails, RuleExampleFailure{RuleID: r.ID, Example: "(no must-not-match example)", WantMatch: false})
+		if len(e.NoMatch) == 0 && !r.PolicyOnly {
+			rep.Failures = append(rep.Failures, RuleExampleFailure{RuleID: r.ID, Example: "(no must-not-match example)", WantMatch: false})
 		}
-		for _, ex := range r.Match {
+		for _, ex := range e.Match {
 			check(ex, true)
 		}
-		for _, ex := range r.NoMatch {
+		for _, ex := range e.NoMatch {
 			check(ex, false)
 		}
+		out = append(out, rep)
 	}
-	return fails, n
+	var orphans []string
+	for id := range exs {
+		if !known[id] {
+			orphans = append(orphans, id)
+		}
+	}
+	sort.Strings(orphans)
+	for _, id := range orphans {
+		out = append(out, RuleExampleReport{RuleID: id, File: exs[id].File, Failures: []RuleExampleFailure{{RuleID: id,
+			Example: "(examples in " + exs[id].File + " for a rule that does not exist; rename or remove them)", WantMatch: true}}})
+	}
+	return out
 }
 
 func (a *Analyzer) exampleRuleIDs(ctx context.Context, k Kind, ex string) ([]string, error) {
@@ -153,8 +201,8 @@ func (a *Analyzer) exampleRuleIDs(ctx context.Context, k Kind, ex string) ([]str
 func builtinRules() []*Rule {
 	var all []*Rule
 	for _, fam := range [][]*Rule{
-		shellRules(), fsRules(), vcsRules(), netRules(), credRules(), sysRules(), privRules(),
-		pkgRules(), interpRules(), cloudRules(), baselineRules(), mcpServiceRules(), mcpRules(),
+		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
+		pkgRules(), interpRules(), cloudRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpRules(),
 	} {
 		all = append(all, fam...)
 	}

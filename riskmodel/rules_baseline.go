@@ -127,8 +127,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.cli-read", Baseline: true, Level: Low, Category: CatReadOnly,
 			Message: "Runs a read-only subcommand of a known tool",
-			Match:   []string{"gh pr list --state open", "gh run view 123 --log-failed", "crontab -l", "systemctl status nginx", "launchctl list", "ssh -T git@github.com", "python3 -m http.server 8000 --bind 127.0.0.1", "python3 --version", "gh api repos/o/r/pulls"},
-			NoMatch: []string{"gh pr merge 5", "crontab -e", "gh api -X DELETE repos/o/r"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if versionProbe(s) {
 					return "Prints the version or help of " + s.Name(), true
@@ -150,8 +148,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.perms-tighten", Baseline: true, Level: Low, Category: CatNone,
 			Message: "Tightens file permissions",
-			Match:   []string{"chmod 600 ~/.ssh/config", "chmod go-w ~/.bashrc", "chmod 700 ~/.gnupg"},
-			NoMatch: []string{"chmod 777 ~/x", "chmod +x ~/bin/tool", "chmod -R 755 ~/bin"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if s.Name() != "chmod" {
 					return "", false
@@ -174,8 +170,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.git-read", Baseline: true, Level: Low, Category: CatReadOnly,
 			Message: "Inspects the repository with git",
-			Match:   []string{"git status", "git log --oneline -5", "git diff HEAD~1", "git -C sub show HEAD", "git fetch origin", "git branch -a", "git clone https://github.com/org/lib.git vendor/lib"},
-			NoMatch: []string{"git push", "git reset --hard"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				sub, _ := gitSub(s)
 				switch sub {
@@ -199,8 +193,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.workspace-write", Baseline: true, Level: Medium, Category: CatNone, Contained: true,
 			Message: "Creates or changes files inside the workspace",
-			Match:   []string{"mkdir -p build/out", "touch notes.md", "cp a.txt b.txt", "sed -i 's/foo/bar/g' src/app.py", "tar czf out.tgz src", "chmod +x scripts/build.sh"},
-			NoMatch: []string{"cp a.txt ~/b.txt"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
 				if !workspaceWriters[n] && !strings.HasPrefix(n, "mkfs") {
@@ -229,8 +221,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.read-only", Baseline: true, Level: Low, Category: CatReadOnly,
 			Message: "Runs a read-only command",
-			Match:   []string{"ls -la", "cat src/main.go", "grep -rn TODO .", "jq .version package.json", "wc -l *.go", "ps aux"},
-			NoMatch: []string{"rm x", "unknowncmd"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
 				if !readOnly[n] {
@@ -253,8 +243,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.shell-state", Baseline: true, Level: Low, Category: CatNone,
 			Message: "Changes only the shell's own state (directory, variables)",
-			Match:   []string{"cd src", "export NODE_ENV=test", "set -euo pipefail", "X=1"},
-			NoMatch: []string{"rm x"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if shellBuiltins[s.Name()] {
 					return "Runs the shell builtin " + s.Name(), true
@@ -268,8 +256,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.redirect", Baseline: true, Level: Low, Category: CatNone,
 			Message: "Redirects output inside the workspace",
-			Match:   []string{">> build.log", "2>/dev/null"},
-			NoMatch: []string{"ls"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if len(s.Args) > 0 {
 					return "", false
@@ -287,8 +273,6 @@ func baselineRules() []*Rule {
 		{
 			ID: "base.net-read", Baseline: true, Level: Low, Category: CatNetworkEgress,
 			Message: "Downloads or looks up something on the network without sending local data",
-			Match:   []string{"curl -s https://api.github.com/repos/golang/go", "dig example.com", "curl -I https://example.com", "wget -q https://example.com/data.csv -O data/data.csv"},
-			NoMatch: []string{"curl -d @x https://x.example"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if !netReaders[s.Name()] {
 					return "", false

@@ -1,7 +1,6 @@
 package riskmodel
 
 import (
-	"fmt"
 	"path"
 	"strings"
 
@@ -71,8 +70,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.rm.vital", Level: Critical, Category: CatDataDeletion,
 			Message: "Recursively deletes a vital directory (/, the home directory, a system directory or a parent of the workspace)",
-			Match:   []string{"rm -rf ~/", "rm -rf /", "sudo rm -rf /var/lib", "rm -rf $HOME", "rm -fr ~/*", "rm -rf ..", "find ~ -delete", "rm -rf --no-preserve-root /", "rm -r ~/Documents", "\\rm -rf ~"},
-			NoMatch: []string{"rm -rf build", "rm -rf ~/project/build", "rm -rf /tmp/x", "rm ~/notes.txt"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
 				if !ok {
@@ -99,8 +96,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.rm.outside", Level: High, Category: CatDataDeletion,
 			Message: "Deletes files outside the workspace",
-			Match:   []string{"rm ~/notes.txt", "rm -rf ~/.config/app", "rm -rf $TARGET", "rm /etc/hosts.bak", "rm -rf ~/projects/other/build"},
-			NoMatch: []string{"rm build/x.o", "rm -rf /tmp/scratch", "rm -rf ~/"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
 				if !ok {
@@ -128,8 +123,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.rm.workspace-root", Level: High, Category: CatDataDeletion,
 			Message: "Recursively deletes the whole workspace or its version history",
-			Match:   []string{"rm -rf .", "rm -rf \"$(pwd)\"", "rm -rf .git", "rm -rf ./*", "rm -rf *"},
-			NoMatch: []string{"rm -rf build", "rm -rf src/old"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
 				if !ok || !rec {
@@ -149,8 +142,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.rm.workspace-tree", Level: Medium, Category: CatDataDeletion,
 			Message: "Recursively deletes a source directory inside the workspace",
-			Match:   []string{"rm -rf src/legacy", "rm -r docs"},
-			NoMatch: []string{"rm -rf node_modules", "rm -rf build dist", "rm src/a.go", "rm -rf ."},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
 				if !ok || !rec || s.Name() == "find" {
@@ -167,8 +158,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.rm.workspace", Level: Medium, Category: CatDataDeletion, Contained: true,
 			Message: "Deletes files inside the workspace",
-			Match:   []string{"rm src/old.go", "rm -f *.orig", "find . -name '*.pyc' -delete", "rm -rf node_modules", "rm -rf /tmp/build-123"},
-			NoMatch: []string{"rm -rf ~/"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
 				if !ok {
@@ -192,8 +181,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.rm.cache", Level: Medium, Category: CatDataDeletion, Contained: true,
 			Message: "Deletes tool caches in the home directory, which their tools recreate",
-			Match:   []string{"rm -rf ~/.cache/pip", "rm -rf ~/Library/Caches/Homebrew/downloads/*", "rm -rf ~/.npm/_cacache", "rm -rf ~/Library/Developer/Xcode/DerivedData/*"},
-			NoMatch: []string{"rm -rf ~/.cache", "rm -rf ~/Library", "rm -rf ~/.ssh"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, _, ok := deletion(s)
 				if !ok || len(ts) == 0 {
@@ -210,8 +197,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.authorized-keys", Level: Critical, Category: CatPersistence,
 			Message: "Writes to SSH authorized_keys or sshd config, granting remote login",
-			Match:   []string{"echo ssh-rsa AAAA >> ~/.ssh/authorized_keys", "cp key.pub /root/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys", "sponge /home/alice/.ssh/authorized_keys2", "echo k >> ~bob/.ssh/authorized_keys"},
-			NoMatch: []string{"cat ~/.ssh/authorized_keys"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if e, ok := c.inClass(catalog.Persistence, t); ok && e.ID == "ssh.authorized-keys" {
@@ -224,11 +209,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.startup", Level: Critical, Category: CatPersistence,
 			Message: "Changes a shell startup file, an autostart location or a tool's startup file, so code runs unattended later",
-			Match: []string{"echo 'export PATH=$PATH:~/bin' >> ~/.bashrc", "cp agent.plist ~/Library/LaunchAgents/", "tee -a ~/.zshrc", "sed -i 's/a/b/' ~/.profile",
-				"echo 'alias ls=x' >> ~/.bash_aliases", "cp x.sh ~/.bashrc.d/", "echo registry=x > ~/.npmrc", "echo 'source x' >> ~/.vimrc", "cp x.pth ~/.local/lib/python3.12/site-packages/",
-				"echo x | sudo tee /etc/ld.so.preload", "cp job /etc/cron.d/job", "install -m644 x.service ~/.config/systemd/user/x.service", "echo x | sponge ~/.tmux.conf",
-				"dd of=/home/alice/.zshrc", "echo x >> ~/.{bashrc,zshrc}", "cp u.desktop ~/.local/share/applications/"},
-			NoMatch: []string{"cat ~/.bashrc", "echo hi >> notes.txt", "cp hook.sh .git/hooks/pre-commit", "echo x > ./bashrc.example"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "" && e.ID != "ssh.authorized-keys" {
@@ -242,8 +222,6 @@ func fsRules() []*Rule {
 			ID: "fs.write.git-hook", Level: High, Category: CatPersistence,
 			CertainWhen: "it writes the repository's own hooks directory (.git/hooks), which nobody reviews",
 			Message:     "Writes a git hook, which git runs on its own at the next commit, checkout or push",
-			Match:       []string{"cp hook.sh .git/hooks/pre-commit", "echo 'curl x' > .husky/pre-push"},
-			NoMatch:     []string{"cat .git/hooks/pre-commit.sample", "cp .git/hooks/pre-commit.sample /tmp/x"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "high" {
@@ -261,9 +239,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.agent-config", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Changes the permission or approval settings of a coding agent or of guardian",
-			Match: []string{"jq '.permissions.allow += [\"Bash(npm test:*)\"]' .claude/settings.json > t && mv t .claude/settings.json", "echo 'approval_policy = \"never\"' >> ~/.codex/config.toml", "rm .guardian.toml", "cp x.toml ~/.config/guardian/config.toml",
-				"echo '{}' > .mcp.json", "echo '{}' | sponge ~/.claude.json", "cp t.json .vscode/tasks.json", "tee .cursor/permissions.json", "echo x > /home/alice/.gemini/settings.json"},
-			NoMatch: []string{"cat .claude/settings.json", "cp config.toml ./config/app.toml", "cat .mcp.json", "echo x > .vscode/settings.json"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts := writeTargets(c, s)
 				if del, _, ok := deletion(s); ok {
@@ -280,8 +255,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.agent-bypass", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Switches a coding agent's approvals off",
-			Match:   []string{"jq '.permissions.defaultMode=\"bypassPermissions\"' .claude/settings.json > /tmp/s && mv /tmp/s .claude/settings.json", "echo 'approval_policy = \"never\"' >> ~/.codex/config.toml"},
-			NoMatch: []string{"grep bypassPermissions docs/*.md", "cat ~/.codex/config.toml"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				// The cheap test first: only a segment that names a bypass setting can match,
 				// so the scan of the request's write targets is rare.
@@ -309,8 +282,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.priv-files", Level: Critical, Category: CatPrivilegeEscalation,
 			Message: "Writes the system's account or sudo configuration",
-			Match:   []string{"echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee /etc/sudoers.d/dev", "echo x >> /etc/passwd", "sudo cp shadow /etc/shadow"},
-			NoMatch: []string{"cat /etc/passwd"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if _, ok := c.inClass(catalog.Privilege, t); ok {
@@ -323,8 +294,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.security-config", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Writes the configuration of a security control (firewall, SELinux/AppArmor, audit, trust store)",
-			Match:   []string{"echo SELINUX=disabled | sudo tee /etc/selinux/config", "sudo cp rules /etc/audit/rules.d/x.rules", "sudo cp evil.crt /usr/local/share/ca-certificates/", "echo 'kernel.yama.ptrace_scope=0' | sudo tee /etc/sysctl.d/10-ptrace.conf"},
-			NoMatch: []string{"cat /etc/selinux/config", "cp x.conf ./etc/audit.conf"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if e, ok := c.inClass(catalog.SecurityControl, t); ok {
@@ -337,8 +306,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.device", Level: Critical, Category: CatDataDeletion,
 			Message: "Writes directly to a disk device, destroying its filesystem",
-			Match:   []string{"dd if=/dev/zero of=/dev/sda bs=1M", "cat image.iso > /dev/sdb", "sudo dd if=x.img of=/dev/nvme0n1"},
-			NoMatch: []string{"dd if=/dev/zero of=./test.img bs=1M count=10", "echo hi > /dev/null"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if isBlockDevice(t.abs) {
@@ -351,8 +318,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.system", Level: High, Category: CatSystemModification,
 			Message: "Writes files in a system location",
-			Match:   []string{"echo '127.0.0.1 x' | sudo tee -a /etc/hosts", "cp app /usr/local/bin/app", "sed -i 's/x/y/' /etc/nginx/nginx.conf"},
-			NoMatch: []string{"cp app ./bin/app", "cat /etc/hosts"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if (t.zone == ZoneSystem || t.zone == ZoneVital) && !isBlockDevice(t.abs) && !c.specialWrite(t) {
@@ -365,8 +330,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.home", Level: Medium, Category: CatSystemModification,
 			Message: "Writes files in the home directory, outside the workspace",
-			Match:   []string{"echo x > ~/notes.txt", "cp config.json ~/.config/app/config.json", "mv build/app ~/bin/app"},
-			NoMatch: []string{"echo x > out.txt", "echo x > /tmp/x", "echo x >> ~/.bashrc", "echo registry=x > ~/.npmrc"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if t.zone == ZoneHome && !c.specialWrite(t) {
@@ -379,8 +342,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.write.unknown", Level: Medium, Category: CatNone,
 			Message: "Writes to a file whose location cannot be resolved",
-			Match:   []string{"echo x > $OUT", "cp a.txt \"$DEST\""},
-			NoMatch: []string{"echo x > out.txt"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if t.zone == ZoneUnknown {
@@ -393,8 +354,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.move-outside", Level: High, Category: CatDataDeletion,
 			Message: "Moves files away from a location outside the workspace",
-			Match:   []string{"mv ~/Documents /tmp/trash", "mv /etc/hosts /tmp/"},
-			NoMatch: []string{"mv a.txt b.txt", "mv /tmp/x.tgz ."},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if s.Name() != "mv" {
 					return "", false
@@ -414,8 +373,6 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.truncate", Level: Medium, Category: CatDataDeletion, Contained: true,
 			Message: "Empties files inside the workspace",
-			Match:   []string{"truncate -s 0 ./logs/app.log", ": > logs/app.log"},
-			NoMatch: []string{"truncate -s 0 ~/important.db"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts := truncTargets(c, s)
 				if len(ts) == 0 {
@@ -432,33 +389,10 @@ func fsRules() []*Rule {
 		{
 			ID: "fs.truncate.outside", Level: High, Category: CatDataDeletion,
 			Message: "Empties or overwrites files outside the workspace",
-			Match:   []string{"truncate -s 0 ~/important.db", "> ~/.zsh_history"},
-			NoMatch: []string{"truncate -s 0 ./logs/app.log"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range truncTargets(c, s) {
 					if t.zone == ZoneHome || t.zone == ZoneSystem || t.zone == ZoneVital || t.zone == ZoneUnknown {
 						return "Empties " + c.where(t), true
-					}
-				}
-				return "", false
-			},
-		},
-		{
-			ID: "fs.protected", Level: Critical, Category: CatDataDeletion,
-			Message:    "Changes a path the policy protects",
-			PolicyOnly: true,
-			exec: func(c *execCtx, s *Segment) (string, bool) {
-				if len(c.scope.Protected) == 0 {
-					return "", false
-				}
-				ts, _, _ := deletion(s)
-				all := append(c.targets(ts), writeTargets(c, s)...)
-				if n := s.Name(); n == "chmod" || n == "chown" || n == "chgrp" || n == "chattr" || n == "setfacl" {
-					all = append(all, c.targets(s.positional(0))...)
-				}
-				for _, t := range all {
-					if t.abs != "" && c.scope.IsProtected(t.abs) {
-						return fmt.Sprintf("Changes %s, which your policy protects", t.abs), true
 					}
 				}
 				return "", false

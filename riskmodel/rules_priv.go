@@ -21,10 +21,6 @@ func privRules() []*Rule {
 		{
 			ID: "priv.sudo", Level: High, Category: CatPrivilegeEscalation,
 			Message: "Runs a command as root",
-			Match: []string{"sudo make install", "sudo -u postgres psql", "doas ls /root", "sudo -i", "su -", "pkexec bash", "sudoedit /etc/hosts",
-				// GTFOBins: nsenter, chroot, unshare, capsh, gosu, setpriv give a root shell.
-				"nsenter -t 1 -a", "chroot / /bin/sh", "unshare -r sh", "capsh --", "gosu root sh", "setpriv --reuid=0 sh"},
-			NoMatch: []string{"sudo -n true", "sudo -l", "make install"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if sudoCheckOnly(s) || (s.Name() == "true" && s.Privileged) {
 					return "", false
@@ -44,8 +40,6 @@ func privRules() []*Rule {
 		{
 			ID: "priv.sudo-check", Level: Low, Category: CatNone,
 			Message: "Checks whether sudo is available without running anything as root",
-			Match:   []string{"sudo -n true", "sudo -l", "sudo -k"},
-			NoMatch: []string{"sudo rm x"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				return "", sudoCheckOnly(s) || s.Name() == "true" && s.Privileged && len(s.Args) == 1
 			},
@@ -53,8 +47,6 @@ func privRules() []*Rule {
 		{
 			ID: "priv.setuid", Level: Critical, Category: CatPrivilegeEscalation,
 			Message: "Makes a program run with its owner's privileges (setuid/setgid)",
-			Match:   []string{"chmod u+s /tmp/sh", "sudo chmod 4755 ./backdoor", "chmod +s bash", "setcap cap_setuid+ep ./x"},
-			NoMatch: []string{"chmod +x build.sh", "chmod 755 bin/app"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
 				case "chmod":
@@ -74,8 +66,6 @@ func privRules() []*Rule {
 		{
 			ID: "priv.perms-wide", Level: High, Category: CatSecurityWeakening,
 			Message: "Makes files writable by everyone or changes their owner outside the workspace",
-			Match:   []string{"chmod -R 777 ~/", "chmod 666 /etc/hosts", "sudo chown -R dev /usr/local", "chmod o+w ~/.bashrc", "chmod -R a+rwx /var/www"},
-			NoMatch: []string{"chmod +x scripts/build.sh", "chmod 600 ~/.ssh/config", "chmod 644 README.md"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
 				if n != "chmod" && n != "chown" && n != "chgrp" {
@@ -106,8 +96,6 @@ func privRules() []*Rule {
 		{
 			ID: "priv.perms-vital", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Changes permissions or ownership of a vital directory recursively",
-			Match:   []string{"chmod -R 777 /", "sudo chown -R nobody /etc", "chmod -R 000 /usr"},
-			NoMatch: []string{"chmod -R 755 ./public"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
 				if (n != "chmod" && n != "chown" && n != "chgrp") || !s.hasFlag("R", "--recursive") {
@@ -128,8 +116,6 @@ func privRules() []*Rule {
 		{
 			ID: "priv.accounts", Level: Critical, Category: CatPrivilegeEscalation,
 			Message: "Changes user accounts or grants administrator rights",
-			Match:   []string{"sudo usermod -aG sudo dev", "useradd -m backdoor", "passwd root", "visudo", "dscl . -append /Groups/admin GroupMembership dev", "usermod -aG docker $USER"},
-			NoMatch: []string{"id", "groups"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
 				case "useradd", "adduser", "userdel", "deluser", "usermod", "groupadd", "groupmod", "gpasswd", "passwd", "chpasswd", "visudo", "vipw", "chsh":

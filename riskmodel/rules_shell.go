@@ -14,8 +14,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.decoded-exec", Level: High, Category: CatRemoteCodeExecution, Certain: true,
 			Message: "Runs code that was hidden by encoding",
-			Match:   []string{"echo bHMgLWxh | base64 -d | sh", "bash -c \"$(echo ZWNobyBoaQ== | base64 --decode)\"", "$(printf '\\x6c\\x73') -la", "python3 -c \"exec(__import__('base64').b64decode('cHJpbnQoMSk='))\""},
-			NoMatch: []string{"echo hi | base64", "base64 -d file.b64 > out.bin"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if hasVia(s, "decoded") {
 					return "Runs `" + joinArgs(s.Args) + "`, which was hidden by encoding; obfuscated commands are a red flag", true
@@ -26,8 +24,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.opaque-code", Level: High, Category: CatRemoteCodeExecution,
 			Message: "Runs shell code that cannot be seen before it runs",
-			Match:   []string{"eval \"$CMD\"", "bash -c \"$(cat payload)\"", "cat script.txt | sh", "sh < /tmp/cmds"},
-			NoMatch: []string{"eval \"$(ssh-agent -s)\"", "bash -c 'ls -la'", "echo hi | sh"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if runsDynamicCode(s) {
 					if fedBy(s, func(o *Segment) bool { return envSetupTools[o.Name()] }) {
@@ -50,8 +46,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.env-setup", Level: Low, Category: CatNone,
 			Message: "Loads a tool's environment setup into the shell",
-			Match:   []string{"eval \"$(ssh-agent -s)\"", "eval \"$(direnv hook bash)\"", "eval \"$(pyenv init -)\""},
-			NoMatch: []string{"eval \"$X\""},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if !runsDynamicCode(s) || s.Runs.kinds != 0 {
 					return "", false
@@ -67,8 +61,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.decoded-file-exec", Level: Critical, Category: CatRemoteCodeExecution,
 			Message: "Decodes hidden content into code and runs it",
-			Match:   []string{"base64 -d payload.b64 > /tmp/p.sh; sh /tmp/p.sh", "xxd -r -p blob.hex > run && chmod +x run && ./run", "base64 -d < data.txt | bash", "P=$(base64 -d blob); eval \"$P\""},
-			NoMatch: []string{"base64 -d img.b64 > img.png", "echo aGk= | base64 -d"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if !s.Runs.has(taintDecoded) {
 					return "", false
@@ -82,8 +74,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.written-exec", Level: High, Category: CatRemoteCodeExecution,
 			Message: "Writes a file whose content cannot be seen and then runs it",
-			Match:   []string{"python3 gen.py > run.sh && bash run.sh", "echo \"$PAYLOAD\" > x.sh; chmod +x x.sh; ./x.sh", "cp \"$SRC\" hook.sh && . ./hook.sh"},
-			NoMatch: []string{"printf 'echo hi\\n' > x.sh && sh x.sh", "bash ./scripts/test.sh", "cp scripts/a.sh b.sh && sh b.sh"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if s.RunsWritten == "" {
 					return "", false
@@ -94,8 +84,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.symlink-escape", Level: High, Category: CatDataDeletion,
 			Message: "Creates a link from the workspace to a vital or secret location",
-			Match:   []string{"ln -s / dist", "ln -sf ~ build", "ln -s ~/.ssh keys", "ln -s .. up", "cp -s /etc ./etc"},
-			NoMatch: []string{"ln -s ../common/config.yml config.yml", "ln -sf /usr/bin/python3 .venv/bin/python", "ln -s build/app app", "ln file hard"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if !(s.Name() == "ln" || s.Name() == "gln") || !s.hasFlag("s", "--symbolic") {
 					if s.Name() != "cp" || !s.hasFlag("s", "--symbolic-link") {
@@ -131,8 +119,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.env-code", Level: High, Category: CatRemoteCodeExecution, Certain: true,
 			Message: "Sets a variable that makes programs load code from outside the workspace",
-			Match:   []string{"LD_PRELOAD=/tmp/hook.so ls", "export BASH_ENV=~/.cache/x.sh; bash -c true", "NODE_OPTIONS='--require /tmp/p.js' npm test", "PERL5OPT=-Mevil perl x.pl", "env LD_LIBRARY_PATH=/tmp/lib ./app"},
-			NoMatch: []string{"NODE_OPTIONS=--max-old-space-size=4096 npm run build", "LD_LIBRARY_PATH=./build/lib ./app", "ENV=production npm start", "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./server"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, kv := range s.CodeEnv {
 					i := strings.IndexByte(kv, '=')
@@ -149,8 +135,6 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.dynamic-command", Level: High, Category: CatNone,
 			Message: "Runs a command whose name is only known at run time",
-			Match:   []string{"$CMD -rf build", "\"$(which foo)\" --x", "${TOOL} install"},
-			NoMatch: []string{"X=ls; $X -la"},
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if len(s.Args) > 0 && strings.Contains(s.Args[0], "$") {
 					return "Runs a command named by " + s.Args[0] + ", which is only known at run time", true

@@ -127,8 +127,9 @@ func (s *Scope) throughLinks(p string, trailingSlash bool) (string, bool) {
 // credentialStores returns the credential store paths below this scope's home.
 func (s *Scope) credentialStores() []string {
 	if s.credPaths == nil {
-		s.credPaths = make([]string, len(credHomePaths))
-		for i, p := range credHomePaths {
+		homePaths := credHomePaths()
+		s.credPaths = make([]string, len(homePaths))
+		for i, p := range homePaths {
 			s.credPaths[i] = path.Join(s.Home, p)
 		}
 	}

@@ -87,17 +87,17 @@ var secSecretPatterns = []secSecretPattern{
 // matches only up to the separator, so a rejected key never hides the text after it
 // ("url=https://h/?token=…" still finds token); the value is then read by hand.
 type secKeyedDetector struct {
-	re    *regexp.Regexp
+	re    func() *regexp.Regexp
 	style byte // '=' assignment, 'j' quoted JSON key, 'y' line-leading YAML key
 }
 
 var secKeyedDetectors = []secKeyedDetector{
 	// KEY=value (env, INI, query strings, --flag=value).
-	{style: '=', re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_\-.])-{0,2}([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*=[ \t]*`)},
+	{style: '=', re: lazyRegexp(`(?:^|[^A-Za-z0-9_\-.])-{0,2}([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*=[ \t]*`)},
 	// "key": "value" (JSON, Python dicts).
-	{style: 'j', re: regexp.MustCompile(`["']([A-Za-z_][A-Za-z0-9_\-.]{0,63})["'][ \t]*:[ \t]*`)},
+	{style: 'j', re: lazyRegexp(`["']([A-Za-z_][A-Za-z0-9_\-.]{0,63})["'][ \t]*:[ \t]*`)},
 	// key: value at the start of a line (YAML, HTTP headers).
-	{style: 'y', re: regexp.MustCompile(`(?m)^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`)},
+	{style: 'y', re: lazyRegexp(`(?m)^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`)},
 }
 
 // FindSecrets reports the secrets in s, sorted by position and without overlaps (overlapping
@@ -168,7 +168,7 @@ func FindSecrets(s string) []SecretMatch {
 		if d.style == '=' && !strings.Contains(s, "=") || d.style != '=' && !strings.Contains(s, ":") {
 			continue
 		}
-		for _, m := range d.re.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range d.re().FindAllStringSubmatchIndex(s, -1) {
 			key := s[m[2]:m[3]]
 			if secSecretKeyStrength(key) == secKeyNone {
 				continue
@@ -518,14 +518,14 @@ func secIsPlainWord(v string) bool {
 }
 
 var (
-	secReHex40 = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
-	secReUUID  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	secReHex40 = lazyRegexp(`^[0-9a-fA-F]{40}$`)
+	secReUUID  = lazyRegexp(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 )
 
 // secLooksRandom reports a token-like value of at least minLen bytes: no spaces, not a git SHA or a
 // UUID, at least two character classes and a Shannon entropy of 3.5 bits per byte or more.
 func secLooksRandom(v string, minLen int) bool {
-	if len(v) < minLen || strings.ContainsAny(v, " \t\n") || secReHex40.MatchString(v) || secReUUID.MatchString(v) {
+	if len(v) < minLen || strings.ContainsAny(v, " \t\n") || secReHex40().MatchString(v) || secReUUID().MatchString(v) {
 		return false
 	}
 	var digit, upper, lower bool

@@ -1,68 +1,26 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-
 	"github.com/spf13/cobra"
 
-	"github.com/guardianhq/guardian/guardian"
-	"github.com/guardianhq/guardian/guardian/server"
+	"github.com/guardianhq/guardian/guardian/oneshot"
 )
 
-// envURL names the guardian serve the adapters must delegate to.
-const envURL = "GUARDIAN_URL"
-
-// decider chooses who decides a request for an adapter (hook, predicate) and returns a
-// function that releases what it holds:
-//
-//   - $GUARDIAN_URL set: that guardian serve, and nothing else — if it does not answer, the
-//     error reaches the adapter, whose host gets the fail-safe reply, rather than a review
-//     under whatever configuration this process happens to see;
-//   - else, when a socket exists at the serve's default path: that serve, unless nothing
-//     listens there (a stale socket), which falls through to
-//   - an in-process review (localDecider).
-func (a *app) decider(ctx context.Context, cmd *cobra.Command, req guardian.Request) (guardian.Decider, func(), error) {
-	token := a.getenv(envToken)
-	if target := a.getenv(envURL); target != "" {
-		c, err := server.NewClient(target, server.WithClientToken(token))
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", envURL, err)
-		}
-		return c, func() {}, nil
+// env is the oneshot environment of cmd: this process's dependencies, the --config the
+// command line named (when it named one) and the telemetry providers. The hooks and the
+// predicate answer through it, and every verb loads its config and opens its audit log
+// through it, so they all read the same files the same way.
+// A nil cmd is the environment of no command in particular: the default config path, stderr.
+func (a *app) env(cmd *cobra.Command) oneshot.Env {
+	e := oneshot.Env{
+		Getenv: a.getenv, Getwd: a.getwd, Stderr: a.stderr,
+		TracerProvider: a.tracerProvider, MeterProvider: a.meterProvider, Fault: a.injectFault,
 	}
-	if path := server.DefaultSocketPath(a.getenv); path != "" {
-		if st, err := os.Stat(path); err == nil && st.Mode()&os.ModeSocket != 0 {
-			c, err := server.NewClient("unix://"+path, server.WithClientToken(token))
-			if err == nil {
-				return fallbackDecider{remote: c, local: func() (guardian.Decider, func(), error) { return a.localDecider(cmd, req) }}, func() {}, nil
-			}
+	if cmd != nil {
+		e.Stderr = cmd.ErrOrStderr()
+		if f := cmd.Flag("config"); f != nil && f.Changed {
+			e.ConfigPath = a.configPath
 		}
 	}
-	return a.localDecider(cmd, req)
-}
-
-// fallbackDecider asks the serve on the default socket and reviews in-process only when
-// nothing listens there. Any other failure of the serve (an error status, a bad reply, a
-// deadline) is returned: the serve was there and did not decide, which the adapter answers
-// with its fail-safe.
-type fallbackDecider struct {
-	remote guardian.Decider
-	local  func() (guardian.Decider, func(), error)
-}
-
-// Decide implements guardian.Decider.
-func (f fallbackDecider) Decide(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
-	res, err := f.remote.Decide(ctx, req, c)
-	if !errors.Is(err, server.ErrUnreachable) {
-		return res, err
-	}
-	d, done, lerr := f.local()
-	if lerr != nil {
-		return guardian.Result{}, lerr
-	}
-	defer done()
-	return d.Decide(ctx, req, c)
+	return e
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/guardianhq/guardian/evals"
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/model/client"
+	"github.com/guardianhq/guardian/guardian/oneshot"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -226,6 +227,9 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 			info.ModelAnswers = "recorded"
 		}
 	}
+	if info.Config, err = a.evalConfigInfo(cmd); err != nil {
+		return err
+	}
 	report := evals.NewReport(info, runs)
 	if n := report.Metrics.Statuses.ReplayMiss; n > 0 {
 		fmt.Fprintf(a.stderr, "eval: %d reviews had no recorded model answer (status replay_miss; they fell back like an unavailable model): re-record with --record\n", n)
@@ -397,7 +401,7 @@ func (a *app) evalPipeline(cmd *cobra.Command, p evalPlan, dir string, rec *eval
 	}
 	policy := cfg.Policy
 	if policy.Home == "" {
-		policy.Home = agentHome(a.getenv("HOME"), dir)
+		policy.Home = oneshot.AgentHome(a.getenv("HOME"), dir)
 	}
 	an, err := riskmodel.New(policy)
 	if err != nil {
@@ -500,4 +504,19 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&fs.ModeCharDevice != 0
+}
+
+// evalConfigInfo identifies the user config the run reviewed with (path and sha256 of its
+// bytes), nil when none was read, for the report's provenance.
+func (a *app) evalConfigInfo(cmd *cobra.Command) (*evals.ConfigInfo, error) {
+	cfg, err := a.loadConfig(cmd, "")
+	if err != nil || len(cfg.Sources) == 0 {
+		return nil, err
+	}
+	data, err := os.ReadFile(cfg.Sources[0])
+	if err != nil {
+		return nil, fmt.Errorf("eval: hash the config for the report: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return &evals.ConfigInfo{Path: cfg.Sources[0], SHA256: hex.EncodeToString(sum[:])}, nil
 }

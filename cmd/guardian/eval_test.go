@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"os"
 	"path/filepath"
@@ -252,5 +254,30 @@ func TestEvalRecordReplayCompare(t *testing.T) {
 	}
 	if !bytes.Contains(out.Bytes(), []byte(`"change": "fixed"`)) {
 		t.Errorf("compare JSON:\n%s", out)
+	}
+}
+
+// TestEvalReportNamesItsConfig: the report records which config produced it, by path and the
+// sha256 of its bytes, so two reports can be told apart by their policy.
+func TestEvalReportNamesItsConfig(t *testing.T) {
+	_, data, config := evalEnv(t, evalCases)
+	body := "[[rule]]\nid = \"no-curl\"\nkind = \"exec\"\ndecision = \"deny\"\nglob = \"curl *\"\nreason = \"test\"\n"
+	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, out, errb := testDeps("")
+	if code := runEvalCLI(d, "eval", "--config", config, "--reviewer", "rules", "--dataset", data, "--format", "json"); code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, errb)
+	}
+	r, err := evals.ReadReport(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(body))
+	if c := r.Run.Config; c == nil || c.Path != config || c.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("run.config = %+v, want %s with sha256 %x", c, config, sum)
+	}
+	if r.Run.GuardianVersion == "" || r.Run.Reviewer != "rules" {
+		t.Errorf("run %+v", r.Run)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/oneshot"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -86,6 +87,8 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &ee):
 		return ee.code
+	case oneshot.IsInvalid(err):
+		return exitInvalid
 	case errors.Is(err, guardian.ErrTooLarge):
 		return exitInvalid
 	case isCobraUsageError(err):

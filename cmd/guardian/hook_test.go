@@ -14,6 +14,7 @@ import (
 
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/audit"
+	"github.com/guardianhq/guardian/guardian/oneshot"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/riskmodel"
 )
@@ -195,7 +196,7 @@ func TestHookServeDown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		env[envURL] = "http://" + ln.Addr().String()
+		env[oneshot.EnvURL] = "http://" + ln.Addr().String()
 		ln.Close() // nothing listens there now
 		code, decision, reason := runHook(t, env)
 		if code != 0 || decision != "ask" || !strings.Contains(reason, "unreachable") {

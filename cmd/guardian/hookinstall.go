@@ -95,14 +95,29 @@ func (a *app) hookCommand(f installFlags, host string) (string, error) {
 	if dir := a.temporaryDir(exe); dir != "" {
 		return "", usageErrorf("hook install: this guardian (%s) runs from %s, a temporary or build-cache directory (what go run produces): "+
 			"it can be gone by the next tool call, and a hook that cannot start lets the host run the tool. "+
-			"Install guardian first — go install ./cmd/guardian (it lands in $(go env GOPATH)/bin), or make build and use bin/guardian — "+
+			"Install guardian first — go install ./cmd/guardian ./cmd/guardian-hook (they land in $(go env GOPATH)/bin), or make build and use bin/guardian — "+
 			"and run hook install from that binary, or pass --command", exe, dir)
 	}
-	command := fmt.Sprintf("%s hook %s --deadline %ds", shellQuote(exe), host, f.timeout-5)
+	command := fmt.Sprintf("%s hook %s --deadline %ds", shellQuote(hookBinary(exe)), host, f.timeout-5)
 	if f.monitor {
 		command += " --monitor"
 	}
 	return command, nil
+}
+
+// leanHookName is the lean hook entry (cmd/guardian-hook): the same answers as guardian's
+// hook and predicate verbs, from a binary that starts in a fraction of guardian's time.
+const leanHookName = "guardian-hook"
+
+// hookBinary is the binary a host runs for guardian's hook: guardian-hook when it lies beside
+// exe (make build and go install put the two side by side), exe itself otherwise. A host
+// starts the hook for every tool call, so its process start is the hook's whole cost.
+func hookBinary(exe string) string {
+	lean := filepath.Join(filepath.Dir(exe), leanHookName)
+	if st, err := os.Stat(lean); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+		return lean
+	}
+	return exe
 }
 
 // hostFiles reads the config files of h at the location the flag names.

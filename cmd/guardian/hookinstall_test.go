@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,6 +56,44 @@ func TestHookInstallRefusesTemporaryBinaries(t *testing.T) {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error %q does not say %q", err, want)
 				}
+			}
+		})
+	}
+}
+
+// TestHookBinary: the installers write guardian-hook, the lean entry, when it lies beside
+// guardian and can be run; guardian itself otherwise.
+func TestHookBinary(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lean os.FileMode // guardian-hook's mode; 0: absent
+		dir  bool        // guardian-hook is a directory
+		want string
+	}{
+		{"beside guardian", 0o755, false, leanHookName},
+		{"absent", 0, false, "guardian"},
+		{"not executable", 0o644, false, "guardian"},
+		{"a directory", 0, true, "guardian"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			exe := filepath.Join(dir, "guardian")
+			if err := os.WriteFile(exe, nil, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			lean := filepath.Join(dir, leanHookName)
+			switch {
+			case tc.dir:
+				if err := os.Mkdir(lean, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			case tc.lean != 0:
+				if err := os.WriteFile(lean, nil, tc.lean); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := hookBinary(exe); got != filepath.Join(dir, tc.want) {
+				t.Errorf("hookBinary = %s, want %s", got, filepath.Join(dir, tc.want))
 			}
 		})
 	}

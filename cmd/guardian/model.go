@@ -174,31 +174,14 @@ func writeCheck(w io.Writer, out checkJSON) {
 }
 
 // modelReviewer builds the model reviewer the config and environment name, or nil when they
-// name none (rules only). A configured model that cannot be built is an error, never a silent
-// fall back to rules only.
+// name none (oneshot.Env.ModelReviewer).
 func (a *app) modelReviewer(cfg guardian.Config) (*client.Reviewer, error) {
-	mc, ok, err := cfg.ModelFromEnv(a.getenv)
-	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	if !ok {
-		return nil, nil
-	}
-	return a.newModelClient(cfg, mc)
+	return a.env(nil).ModelReviewer(cfg)
 }
 
-// newModelClient builds the model client for an endpoint with the config's prompt policy and
-// the CLI's telemetry; extra options (an HTTP client for record/replay) come last.
+// newModelClient builds the model client for an endpoint (oneshot.Env.NewModelClient).
 func (a *app) newModelClient(cfg guardian.Config, mc guardian.ModelConfig, extra ...client.Option) (*client.Reviewer, error) {
-	opts := []client.Option{client.WithPolicy(cfg.Prompt.PromptPolicy())}
-	if a.tracerProvider != nil {
-		opts = append(opts, client.WithTracerProvider(a.tracerProvider))
-	}
-	if a.meterProvider != nil {
-		opts = append(opts, client.WithMeterProvider(a.meterProvider))
-	}
-	return client.New(client.Config{BaseURL: mc.BaseURL, Model: mc.Model, APIKey: mc.APIKey, Azure: mc.Azure,
-		AzureAPIVersion: mc.AzureAPIVersion, Timeout: mc.Timeout, MaxTokens: mc.MaxTokens, Seed: mc.Seed}, append(opts, extra...)...)
+	return a.env(nil).NewModelClient(cfg, mc, extra...)
 }
 
 func orDefault(s, def string) string {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/oneshot"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -97,7 +98,7 @@ func requestDir(req guardian.Request) string {
 func (pp *projectPipelines) forDir(dir string) (*guardian.Pipeline, error) {
 	key := pipelineKey{home: pp.user.Policy.Home}
 	if key.home == "" {
-		key.home = agentHome(pp.envHome, dir)
+		key.home = oneshot.AgentHome(pp.envHome, dir)
 	}
 	if dir != "" {
 		file, err := guardian.FindProjectFile(dir)

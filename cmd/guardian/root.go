@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/guardianhq/guardian/guardian"
-	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // deps is everything the CLI takes from its process: tests substitute each of them.
@@ -216,92 +214,16 @@ func (a *app) workdir() (string, error) {
 // loadConfig reads the user config (--config, or the default path, which may be missing)
 // and merges the project file of dir into it. Every failure is an invalid-config error.
 func (a *app) loadConfig(cmd *cobra.Command, dir string) (guardian.Config, error) {
-	explicit := ""
-	if f := cmd.Flag("config"); f != nil && f.Changed {
-		explicit = a.configPath
-	}
-	cfg, err := guardian.LoadUserConfig(explicit, a.getenv)
-	if err != nil {
-		return guardian.Config{}, invalidError(err)
-	}
-	if dir != "" {
-		if cfg, err = cfg.WithProject(dir); err != nil {
-			return guardian.Config{}, invalidError(err)
-		}
-	}
-	return cfg, nil
+	return a.env(cmd).LoadConfig(dir)
 }
 
 // pipeline builds the review pipeline for a request whose project directory is dir.
 func (a *app) pipeline(cmd *cobra.Command, dir string) (*guardian.Pipeline, error) {
-	p, _, err := a.pipelineConfig(cmd, dir)
+	p, _, err := a.env(cmd).Pipeline(dir)
 	return p, err
 }
 
-// pipelineConfig builds the review pipeline for a request whose project directory is dir,
-// with extra options after the config's, and returns the config it was built from.
-func (a *app) pipelineConfig(cmd *cobra.Command, dir string, extra ...guardian.Option) (*guardian.Pipeline, guardian.Config, error) {
-	cfg, err := a.loadConfig(cmd, dir)
-	if err != nil {
-		return nil, guardian.Config{}, err
-	}
-	rev, err := a.modelReviewer(cfg)
-	if err != nil {
-		return nil, guardian.Config{}, invalidError(err)
-	}
-	var second guardian.Reviewer
-	if rev != nil {
-		second = rev
-	}
-	p, err := a.newPipeline(cfg, agentHome(a.getenv("HOME"), dir), second, extra...)
-	return p, cfg, err
-}
-
-// newPipeline builds a pipeline from an effective config, the agent's home to use when the
-// config sets none, the second-stage reviewer (nil: rules only) and extra options after the
-// config's. It compiles the rule policy, which is why guardian serve keeps the result per
-// project instead of calling this per request.
+// newPipeline builds a pipeline from an effective config (oneshot.Env.NewPipeline).
 func (a *app) newPipeline(cfg guardian.Config, home string, second guardian.Reviewer, extra ...guardian.Option) (*guardian.Pipeline, error) {
-	policy := cfg.Policy
-	if policy.Home == "" {
-		policy.Home = home
-	}
-	an, err := riskmodel.New(policy)
-	if err != nil {
-		return nil, invalidError(fmt.Errorf("config: %w", err))
-	}
-	opts := cfg.PipelineOptions()
-	if a.tracerProvider != nil {
-		opts = append(opts, guardian.WithTracerProvider(a.tracerProvider))
-	}
-	if a.meterProvider != nil {
-		opts = append(opts, guardian.WithMeterProvider(a.meterProvider))
-	}
-	if second != nil {
-		opts = append(opts, guardian.WithReviewer(second))
-	}
-	return guardian.New(an, append(opts, extra...)...), nil
-}
-
-// agentHome is what "~" means in a request reviewed from the command line when the config
-// sets no home: the CLI usually runs as the agent (a hook, a predicate), so its $HOME. But a
-// request whose cwd lies in another user's home (/home/NAME, /Users/NAME, /root) came from
-// elsewhere; then "" lets riskmodel infer the home from the cwd.
-func agentHome(envHome, cwd string) string {
-	if !filepath.IsAbs(envHome) {
-		return ""
-	}
-	envHome = filepath.Clean(envHome)
-	if cwd == "" || cwd == envHome || strings.HasPrefix(cwd, envHome+string(filepath.Separator)) {
-		return envHome
-	}
-	for _, root := range []string{"/home/", "/Users/"} {
-		if strings.HasPrefix(cwd, root) {
-			return ""
-		}
-	}
-	if cwd == "/root" || strings.HasPrefix(cwd, "/root/") {
-		return ""
-	}
-	return envHome
+	return a.env(nil).NewPipeline(cfg, home, second, extra...)
 }

@@ -87,26 +87,45 @@ which matches are certain ("certain when …").
 }
 
 func (a *app) rulesTestCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "test",
+	var verbose bool
+	c := &cobra.Command{
+		Use:   "test [-v]",
 		Short: "Run every built-in rule's examples; exit 1 if any fails",
-		Long: `Run every built-in rule's examples through a default-policy rule reviewer: each rule's
-must-match examples must produce a finding with its id, and its must-not-match examples must
-not. Failures are listed, then "N examples, M failures"; the exit status is 1 if any failed.`,
+		Long: `Run every built-in rule's examples (riskmodel/examples/*.toml, one file per rule family)
+through a default-policy rule reviewer: each rule's must-match examples must produce a finding
+with its id, and its must-not-match examples must not. Each failing rule is reported with its
+examples file and the examples that failed, then "N examples, M failures"; -v also lists every
+rule that passed with its counts. The exit status is 1 if any failed.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fails, n := riskmodel.TestRules(cmd.Context())
 			out := cmd.OutOrStdout()
-			for _, f := range fails {
-				fmt.Fprintf(out, "FAIL %s\n", f)
+			n, nf := 0, 0
+			for _, r := range riskmodel.TestRulesReport(cmd.Context()) {
+				n += r.Match + r.NoMatch
+				nf += len(r.Failures)
+				file := r.File
+				if file == "" {
+					file = "no examples file"
+				}
+				switch {
+				case len(r.Failures) > 0:
+					fmt.Fprintf(out, "FAIL %s (%s): %d of %d examples failed\n", r.RuleID, file, len(r.Failures), r.Match+r.NoMatch)
+					for _, f := range r.Failures {
+						fmt.Fprintf(out, "     %s\n", f)
+					}
+				case verbose:
+					fmt.Fprintf(out, "ok   %s (%s): %d match, %d no_match\n", r.RuleID, file, r.Match, r.NoMatch)
+				}
 			}
-			fmt.Fprintf(out, "%d examples, %d failures\n", n, len(fails))
-			if len(fails) > 0 {
-				return &exitError{code: exitInternal, err: fmt.Errorf("rules test: %d of %d rule examples failed", len(fails), n)}
+			fmt.Fprintf(out, "%d examples, %d failures\n", n, nf)
+			if nf > 0 {
+				return &exitError{code: exitInternal, err: fmt.Errorf("rules test: %d of %d rule examples failed", nf, n)}
 			}
 			return nil
 		},
 	}
+	c.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list every rule that passed")
+	return c
 }
 
 // catalogJSON is `rules catalog --json`: the catalogue's paths, vendor hosts and sensitive

@@ -25,6 +25,7 @@ import (
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/prompts"
+	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // envToken names the environment variable holding guardian serve's bearer token (and the one
@@ -53,6 +54,7 @@ type serveFlags struct {
 	concurrency int
 	drain       time.Duration
 	logFormat   string
+	allowHosts  []string
 }
 
 func (a *app) serveCmd() *cobra.Command {
@@ -68,6 +70,9 @@ flight (for at most --drain) and close the audit log.
   GET  /healthz         liveness (never needs the token)
   GET  /readyz          readiness
   GET  /metrics         Prometheus metrics
+  GET  /v1/events       decisions and breaker changes as server-sent events
+  GET  /v1/stats        the day's counts; GET /v1/breakers, POST /v1/breakers/reset
+  GET  /console         the console page: live decisions, filters, counts, breakers
 
 It listens on 127.0.0.1:7420 by default, or on a unix socket with --socket (mode 0600; "default"
 is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
@@ -93,6 +98,7 @@ docs/serve.md for the API.`,
 	fl.IntVar(&f.concurrency, "concurrency", f.concurrency, "reviews in flight at most; beyond, answer 503 (`N`)")
 	fl.DurationVar(&f.drain, "drain", f.drain, "at shutdown, wait at most `D` for reviews in flight")
 	fl.StringVar(&f.logFormat, "log-format", f.logFormat, "log lines as `text` or json")
+	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "a DNS `NAME` clients use in the Host header, beside IP addresses and localhost (repeatable)")
 	return c
 }
 
@@ -150,11 +156,39 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 		return fmt.Errorf("open the audit log: %w", err)
 	}
 
+	notifier, err := a.notifier(user, log)
+	if err != nil {
+		_ = audit.Close()
+		closeAll(lns)
+		return err
+	}
+	defer func() {
+		// Queued notifications get a few seconds to go out; the decisions are on record anyway.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := notifier.Close(cctx); err != nil {
+			log.Warn("notifications", "err", err)
+		}
+	}()
+	hub := server.NewHub(0, 0)
+	auditor := &liveAuditor{log: audit, hub: hub, onRecord: func(rec auditRecord, raw []byte) {
+		if rec.Decision == riskmodel.Deny {
+			notifier.Notify(ctx, denyEvent(rec, raw))
+		}
+	}}
 	opts := []server.Option{
+		server.WithBreakerOpened(func(body server.BreakersBody, opened []server.BreakerOpened) {
+			for _, e := range breakerEvents(body, opened) {
+				notifier.Notify(ctx, e)
+			}
+		}),
+		server.WithEvents(hub),
+		server.WithBreakers(pipelines),
 		server.WithToken(setup.token),
 		server.WithBodyLimit(setup.bodyLimit),
 		server.WithConcurrency(f.concurrency),
 		server.WithDrainTimeout(f.drain),
+		server.WithAllowedHosts(f.allowHosts...),
 		server.WithDecisions(audit),
 		server.WithMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)})),
 		server.WithMeterProvider(mp),
@@ -169,7 +203,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if a.tracerProvider != nil {
 		opts = append(opts, server.WithTracerProvider(a.tracerProvider))
 	}
-	srv := server.New(guardian.Audited(pipelines, audit, time.Now), opts...)
+	srv := server.New(guardian.Audited(pipelines, auditor, time.Now), opts...)
 
 	auth, config := "none", "defaults"
 	if setup.token != "" {
@@ -181,6 +215,9 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit}
 	for _, ln := range lns {
 		attrs = append(attrs, "listen", listenerName(ln))
+		if ln.Addr().Network() == "tcp" {
+			attrs = append(attrs, "console", "http://"+listenerName(ln)+server.RouteConsole)
+		}
 	}
 	log.Info("guardian serve listening", attrs...)
 	serveErr := srv.Serve(ctx, lns...)

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -225,7 +224,7 @@ func trustHeader(key string) string {
 	return "[hooks.state." + string(k) + "]"
 }
 
-var trustedHashLineRE = regexp.MustCompile(`(?m)^[ \t]*trusted_hash[ \t]*=.*$`)
+var trustedHashLineRE = lazyRegexp(`(?m)^[ \t]*trusted_hash[ \t]*=.*$`)
 
 // SetCodexTrust returns config.toml content with [hooks.state."key"] trusted_hash = hash,
 // editing the text so comments and layout survive: the entry's line is replaced when the table
@@ -244,7 +243,7 @@ func SetCodexTrust(configTOML []byte, key, hash string) ([]byte, error) {
 			end = j
 		}
 		section := body[:end]
-		if loc := trustedHashLineRE.FindStringIndex(section); loc != nil {
+		if loc := trustedHashLineRE().FindStringIndex(section); loc != nil {
 			section = section[:loc[0]] + entry + section[loc[1]:]
 		} else {
 			section = "\n" + entry + section

@@ -56,17 +56,17 @@ func (h Installed) Matches(tool string) bool {
 	return err == nil && re.MatchString(tool)
 }
 
-var monitorFlagRE = regexp.MustCompile(`(^|\s)--monitor(=true)?(\s|$|;)`)
+var monitorFlagRE = lazyRegexp(`(^|\s)--monitor(=true)?(\s|$|;)`)
 
 // Monitor reports whether the hook command runs guardian in monitor mode (--monitor): the
 // host gets no verdict, so guardian only records.
-func (h Installed) Monitor() bool { return monitorFlagRE.MatchString(h.Command) }
+func (h Installed) Monitor() bool { return monitorFlagRE().MatchString(h.Command) }
 
-var deadlineFlagRE = regexp.MustCompile(`--deadline[= ]+'?([0-9][0-9a-zµ.]*)`)
+var deadlineFlagRE = lazyRegexp(`--deadline[= ]+'?([0-9][0-9a-zµ.]*)`)
 
 // Deadline is the --deadline the command passes to the hook (DefaultDeadline without one).
 func (h Installed) Deadline() (time.Duration, error) {
-	m := deadlineFlagRE.FindStringSubmatch(h.Command)
+	m := deadlineFlagRE().FindStringSubmatch(h.Command)
 	if m == nil {
 		return DefaultDeadline, nil
 	}

@@ -74,9 +74,12 @@ type hostData struct {
 	Rebinding    []rebindingSuffix `toml:"rebinding" json:"rebinding,omitempty"`
 	Vendor       []Vendor          `toml:"vendor" json:"vendor,omitempty"`
 	Service      []Service         `toml:"service" json:"service,omitempty"`
+	Known        []KnownHost       `toml:"known" json:"known,omitempty"`
+	Confusable   []confusable      `toml:"confusable" json:"confusable,omitempty"`
 
 	metaIPs   []net.IP
 	metaNames map[string]string
+	skeleton  map[rune]string // look-alike character → the ASCII it imitates
 }
 
 func (h *hostData) validate() error {
@@ -116,7 +119,7 @@ func (h *hostData) validate() error {
 			return fmt.Errorf("service %d: a port, what and source are required", s.Port)
 		}
 	}
-	return nil
+	return h.validateLookalikes()
 }
 
 // HostInfo is what the catalogue knows about a host.
@@ -335,6 +338,9 @@ func (c *Catalog) Vendor(u *url.URL) (Vendor, bool) {
 	}
 	if u.User != nil {
 		return Vendor{}, false // https://astral.sh@evil.example/ is evil.example
+	}
+	if International(u.Hostname()) {
+		return Vendor{}, false // ѕh.rustup.rs, xn--…: not the vendor, whatever it looks like
 	}
 	h := CanonicalHost(u.Hostname())
 	for _, v := range c.hosts.Vendor {

@@ -87,7 +87,7 @@ func (c Change) String() string {
 // family is one entry of the family table: a name pattern and what such models accept.
 type family struct {
 	name    string
-	pattern *regexp.Regexp
+	pattern func() *regexp.Regexp
 	// reasoning: the model reasons before answering.
 	reasoning bool
 	// noTemperature: any temperature but the default is refused (OpenAI's reasoning models,
@@ -109,20 +109,20 @@ type family struct {
 // temperature for every o1/o3/o4/gpt-5 name), Qwen's vLLM guide (enable_thinking), and the
 // model cards of the open reasoning models.
 var families = []family{
-	{name: "openai-reasoning", pattern: regexp.MustCompile(`^gpt-5(-\d{4}-\d{2}-\d{2})?(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$`),
+	{name: "openai-reasoning", pattern: lazyRegexp(`^gpt-5(-\d{4}-\d{2}-\d{2})?(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$`),
 		reasoning: true, noTemperature: true, effort: openai.ReasoningEffortMinimal, tokens: TokensMaxCompletion},
-	{name: "openai-chat", pattern: regexp.MustCompile(`^gpt-5(\.\d+)?-chat`), noTemperature: true, tokens: TokensMaxCompletion},
-	{name: "openai-reasoning", pattern: regexp.MustCompile(`^gpt-5\.\d+(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$`),
+	{name: "openai-chat", pattern: lazyRegexp(`^gpt-5(\.\d+)?-chat`), noTemperature: true, tokens: TokensMaxCompletion},
+	{name: "openai-reasoning", pattern: lazyRegexp(`^gpt-5\.\d+(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$`),
 		reasoning: true, noTemperature: true, effort: openai.ReasoningEffortNone, tokens: TokensMaxCompletion},
-	{name: "openai-reasoning", pattern: regexp.MustCompile(`^(gpt-5|gpt-6|o1|o3|o4)([-.]|$)`),
+	{name: "openai-reasoning", pattern: lazyRegexp(`^(gpt-5|gpt-6|o1|o3|o4)([-.]|$)`),
 		reasoning: true, noTemperature: true, effort: openai.ReasoningEffortLow, tokens: TokensMaxCompletion},
-	{name: "local-reasoning", pattern: regexp.MustCompile(`^gpt-oss`), reasoning: true, effort: openai.ReasoningEffortLow},
-	{name: "local-reasoning", pattern: regexp.MustCompile(`^qwen3(\.\d+)?(-\d+(\.\d+)?b)?(-a\d+b)?([-:](\d+b|latest|thinking|fp8|awq|gguf|q\d).*)?$`),
+	{name: "local-reasoning", pattern: lazyRegexp(`^gpt-oss`), reasoning: true, effort: openai.ReasoningEffortLow},
+	{name: "local-reasoning", pattern: lazyRegexp(`^qwen3(\.\d+)?(-\d+(\.\d+)?b)?(-a\d+b)?([-:](\d+b|latest|thinking|fp8|awq|gguf|q\d).*)?$`),
 		reasoning: true, thinkingOff: true},
-	{name: "local-reasoning", pattern: regexp.MustCompile(`deepseek-r1|deepseek-reasoner|r1-distill|qwq|magistral|phi-4-(mini-)?reasoning|exaone-deep|-thinking|openthinker|skywork-or1`),
+	{name: "local-reasoning", pattern: lazyRegexp(`deepseek-r1|deepseek-reasoner|r1-distill|qwq|magistral|phi-4-(mini-)?reasoning|exaone-deep|-thinking|openthinker|skywork-or1`),
 		reasoning: true},
-	{name: "gemini", pattern: regexp.MustCompile(`^gemini-(2\.5|3)`), reasoning: true, effort: openai.ReasoningEffortLow},
-	{name: "anthropic", pattern: regexp.MustCompile(`^claude-`)},
+	{name: "gemini", pattern: lazyRegexp(`^gemini-(2\.5|3)`), reasoning: true, effort: openai.ReasoningEffortLow},
+	{name: "anthropic", pattern: lazyRegexp(`^claude-`)},
 }
 
 // startProfile is the Profile a Reviewer starts from: the family's, on the endpoint's
@@ -134,7 +134,7 @@ func startProfile(cfg Config, configuredMax int) Profile {
 	}
 	p := Profile{Family: "generic", Format: FormatJSONSchema, Temperature: true, Seed: true, TokenField: defaultTokenField(cfg)}
 	for _, f := range families {
-		if !f.pattern.MatchString(name) {
+		if !f.pattern().MatchString(name) {
 			continue
 		}
 		p.Family = f.name

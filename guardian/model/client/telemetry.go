@@ -45,6 +45,12 @@ const (
 	attrTemplate      = attribute.Key("guardian.prompt.template")
 )
 
+// durationBuckets are the boundaries, in seconds, of MetricDuration: a model review takes
+// 0.2–30 s with its retries and waits, a fast local model tens of milliseconds, and a call
+// never outlasts its timeout (at most 60 s). otel's default boundaries (0, 5, 10 … 10000) are
+// meant for milliseconds; on this seconds metric they put every call in one or two buckets.
+var durationBuckets = []float64{0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120}
+
 // telemetry holds the instruments, created once per Reviewer from the configured providers
 // (the otel globals by default, which are no-ops unless the process installed an SDK).
 type telemetry struct {
@@ -61,7 +67,7 @@ func newTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*telemetry,
 	if err != nil {
 		return nil, fmt.Errorf("model telemetry: %s: %w", MetricCalls, err)
 	}
-	duration, err := m.Float64Histogram(MetricDuration, metric.WithUnit("s"),
+	duration, err := m.Float64Histogram(MetricDuration, metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(durationBuckets...),
 		metric.WithDescription("Duration of model review calls, all attempts and waits included."))
 	if err != nil {
 		return nil, fmt.Errorf("model telemetry: %s: %w", MetricDuration, err)

@@ -89,11 +89,26 @@ func TestTelemetry(t *testing.T) {
 			case metricdata.Histogram[float64]:
 				for _, dp := range d.DataPoints {
 					durations += int64(dp.Count)
+					checkDurationBuckets(t, dp)
 				}
 			}
 		}
 	}
 	if calls["ok"] != 1 || calls["unavailable"] != 1 || tokens != 165 || durations != 2 {
 		t.Errorf("calls %v, tokens %d, durations %d", calls, tokens, durations)
+	}
+}
+
+// checkDurationBuckets checks that the model call durations are bucketed in seconds, from
+// tens of milliseconds to a couple of minutes (otel's default 0 … 10000 is for milliseconds),
+// and that a call lands inside the boundaries, not in +Inf.
+func checkDurationBuckets(t *testing.T, dp metricdata.HistogramDataPoint[float64]) {
+	t.Helper()
+	b := dp.Bounds
+	if len(b) < 5 || b[0] > 0.1 || b[len(b)-1] < 30 || b[len(b)-1] > 300 {
+		t.Errorf("%s boundaries %v: want seconds, from at most 0.1 s to between 30 s and 5 min", client.MetricDuration, b)
+	}
+	if n := len(dp.BucketCounts); n > 0 && dp.BucketCounts[n-1] > 0 {
+		t.Errorf("%s: %d calls in +Inf (bounds %v)", client.MetricDuration, dp.BucketCounts[n-1], b)
 	}
 }

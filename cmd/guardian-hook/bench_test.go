@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkHookProcess measures what a host pays per tool call: the whole process of a hook
+// answering a routine Claude Code payload (Bash `git status`, allowed by the rules, audited
+// with fsync), from exec to exit, for guardian-hook and for guardian itself. It builds both
+// binaries first, as make build does. Besides ns/op (the mean) it reports the median, the figure docs/hooks.md
+// quotes; `make hook-time` runs it. Run with -benchtime 200x or more: one op is one process.
+func BenchmarkHookProcess(b *testing.B) {
+	bin := b.TempDir()
+	for _, pkg := range []string{".", "../guardian"} {
+		name := filepath.Base(pkg)
+		if pkg == "." {
+			name = "guardian-hook"
+		}
+		cmd := exec.Command(goTool(b), "build", "-o", filepath.Join(bin, name), pkg)
+		if name == "guardian-hook" {
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build links it
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	payload := []byte(claudePayload("git status"))
+	for _, exe := range []string{"guardian-hook", "guardian"} {
+		b.Run(exe, func(b *testing.B) {
+			home := b.TempDir()
+			env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=" + filepath.Join(home, "state"),
+				"XDG_RUNTIME_DIR=" + filepath.Join(home, "run"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+			times := make([]time.Duration, 0, b.N)
+			var stdout bytes.Buffer
+			for b.Loop() {
+				stdout.Reset()
+				cmd := exec.Command(filepath.Join(bin, exe), "hook", "claude", "--deadline", "10s")
+				cmd.Env, cmd.Stdin, cmd.Stdout = env, bytes.NewReader(payload), &stdout
+				start := time.Now()
+				err := cmd.Run()
+				times = append(times, time.Since(start))
+				if err != nil || !strings.Contains(stdout.String(), `"permissionDecision":"allow"`) {
+					b.Fatalf("%s hook claude: %v, reply %q", exe, err, stdout.String())
+				}
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+		})
+	}
+}

@@ -1,0 +1,117 @@
+package catalog
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Everyday commands the rules would otherwise call unknown, as data with the public
+// reference each entry was taken from (mostly the tldr pages). An entry only says what a
+// command is when no risk rule matched it: a catalogued read-only tool whose arguments read a
+// credential, send data or write outside the workspace is judged by those rules first.
+
+//go:embed commands.toml
+var commandsTOML []byte
+
+// CommandClass is what a catalogued command does.
+type CommandClass string
+
+// The command classes.
+const (
+	// CommandReadOnly inspects and prints: linters and scanners that report, viewers, listings.
+	CommandReadOnly CommandClass = "read_only"
+	// CommandBuild builds, tests, formats or generates code inside the project.
+	CommandBuild CommandClass = "build"
+)
+
+// Command is one catalogued command.
+type Command struct {
+	Name  string       `toml:"name" json:"name"`
+	Class CommandClass `toml:"class" json:"class"`
+	// Subcommands, when given, are the only leading words (after the name) the class holds
+	// for: "simctl list" covers `xcrun simctl list devices`; other uses stay unknown.
+	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
+	What        string   `toml:"what" json:"what"`
+	Source      string   `toml:"source" json:"source"`
+
+	subWords [][]string // Subcommands split into words, once
+}
+
+// Commands is the command catalogue.
+type Commands struct {
+	Command []Command `toml:"command"`
+	byName  map[string]*Command
+}
+
+// DefaultCommands is the embedded command catalogue, parsed and validated once.
+var DefaultCommands = sync.OnceValue(func() *Commands {
+	c, err := loadCommands(commandsTOML)
+	if err != nil {
+		panic("catalog: " + err.Error())
+	}
+	return c
+})
+
+func loadCommands(data []byte) (*Commands, error) {
+	var c Commands
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("commands.toml: %w", err)
+	}
+	c.byName = map[string]*Command{}
+	for i := range c.Command {
+		e := &c.Command[i]
+		switch {
+		case e.Name == "" || strings.ContainsAny(e.Name, "/ "):
+			return nil, fmt.Errorf("commands.toml: command %q: a bare command name is required", e.Name)
+		case e.Class != CommandReadOnly && e.Class != CommandBuild:
+			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only or build", e.Name, e.Class)
+		case e.What == "" || e.Source == "":
+			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
+		case c.byName[e.Name] != nil:
+			return nil, fmt.Errorf("commands.toml: command %q is listed twice", e.Name)
+		}
+		for _, sub := range e.Subcommands {
+			e.subWords = append(e.subWords, strings.Fields(sub))
+		}
+		c.byName[e.Name] = e
+	}
+	return &c, nil
+}
+
+// Lookup returns the entry for the command name whose leading arguments (args, after the
+// name) it covers.
+func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
+	e := c.byName[name]
+	if e == nil {
+		return nil, false
+	}
+	if len(e.Subcommands) == 0 {
+		return e, true
+	}
+	for _, words := range e.subWords {
+		if len(args) < len(words) {
+			continue
+		}
+		ok := true
+		for i, w := range words {
+			if args[i] != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// All lists the catalogue, for listing.
+func (c *Commands) All() []Command { return append([]Command(nil), c.Command...) }
