@@ -20,7 +20,8 @@ type faultScenario struct {
 	// reason is a piece of the fail-safe text Claude Code reports to the model.
 	reason string
 	// audited says the fail-safe answer must be in the audit log (status failsafe): every
-	// fault but those where the config or the payload itself is what broke.
+	// fault but those where the payload itself is what broke (a broken config's answer goes
+	// to the default log, which is the one these worlds use).
 	audited bool
 }
 
@@ -43,7 +44,7 @@ func faultScenarios() []faultScenario {
 		{"bad-config", func(t *testing.T, s suite, h host, w world) faultSetup {
 			writeFile(t, filepath.Join(w.home, ".config", "guardian", "config.toml"), "[review]\ndeadline = \"4 seconds\"\n")
 			return faultSetup{bin: s.guardian}
-		}, "config.toml", false},
+		}, "config.toml", true},
 		{"unreadable-stdin", func(t *testing.T, s suite, h host, w world) faultSetup {
 			// The hook's stdin is a directory: every read fails.
 			cmd := fmt.Sprintf("%s hook %s --deadline 10s < /", s.guardian, h.Name())
