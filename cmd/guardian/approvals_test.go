@@ -203,7 +203,7 @@ func TestApprovalCLIErrors(t *testing.T) {
 	}{
 		{[]string{"approve", "abcd"}, exitUsage, `no approval "abcd"`},
 		{[]string{"approve", "abcd", "--scope", "forever"}, exitUsage, "unknown scope"},
-		{[]string{"deny"}, exitUsage, "accepts 1 arg"},
+		{[]string{"deny"}, exitUsage, "needs ID"},
 		{[]string{"grants", "revoke", "ab"}, exitUsage, `no grant "ab"`},
 		{[]string{"pending"}, 0, "no pending approvals"},
 		{[]string{"grants"}, 0, "no grants"},

@@ -384,11 +384,12 @@ func optional(row func(indent, k, v string), k, v string) {
 	}
 }
 
-// auditLogPath is the configured log path (user config only: the log is the user's).
+// auditLogPath is the configured log path (user config only: the log is the user's). With a
+// config that does not load it is the default log, after a warning on stderr.
 func (a *app) auditLogPath(cmd *cobra.Command) (string, error) {
-	cfg, err := a.loadConfig(cmd, "")
+	cfg, err := a.diagnosticConfig(cmd)
 	if err != nil {
-		return "", err
+		fmt.Fprintf(a.stderr, "guardian: warning: %s\nReading the default audit log.\n", brokenConfigNote(err))
 	}
 	return a.auditPath(cfg)
 }

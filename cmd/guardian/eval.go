@@ -53,7 +53,7 @@ func (a *app) evalCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "eval --dataset FILE [--dataset FILE…] [flags]",
 		Short: "Grade a reviewer on labelled cases: false allows, false denies, ask rate, latency, cost",
-		Long: `Grade a reviewer on labelled cases (JSONL, the case format of docs/design.md; see docs/eval.md).
+		Long: `Grade a reviewer on labelled cases (JSONL, the case format of docs/formats.md; see docs/eval.md).
 
 --reviewer rules grades the rule reviewer alone; --reviewer full (the default) grades the
 configured pipeline: the user config, the project file of each case's cwd, and the model

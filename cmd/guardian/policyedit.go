@@ -23,7 +23,7 @@ func (a *app) policyCmd(verb, decision string) *cobra.Command {
 		from, reason string
 	)
 	c := &cobra.Command{
-		Use:   verb + " PATTERN | " + verb + " --from ID",
+		Use:   verb + " PATTERN [--mcp] [--from ID]",
 		Short: map[string]string{"allow": "Allow a command (or MCP tool) from now on: add an allow rule to the user config", "block": "Deny a command (or MCP tool) from now on: add a deny rule to the user config"}[verb],
 		Long: `Add a [[rule]] with decision = "` + decision + `" to the user config (--config, else the default path),
 keeping the rest of the file as it is. The file with the new rule is loaded and validated

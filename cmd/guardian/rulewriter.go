@@ -99,7 +99,7 @@ func addUserRule(path string, r userRule) (backup string, err error) {
 	if err := checkConfigText(path, content); err != nil {
 		return "", err
 	}
-	return replaceFile(path, old, content)
+	return replaceFile(path, old, content, 0o600)
 }
 
 // checkConfigText loads content as the user config at path would load, from a temporary

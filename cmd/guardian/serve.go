@@ -55,6 +55,7 @@ type serveFlags struct {
 	drain       time.Duration
 	logFormat   string
 	approvals   approvalFlags
+	team        teamFlags
 	allowHosts  []string
 }
 
@@ -83,9 +84,11 @@ is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
 address needs a bearer token (GUARDIAN_TOKEN or --token-file): without one, guardian serve
 refuses to start.
 
-The user config is read once, at start; the project file (.guardian.toml) of each request's
-cwd applies as with guardian review, and is re-read when it changes. Logs go to stderr. See
-docs/serve.md for the API.`,
+The user config (--config may be a file or an https URL) is re-read every --config-poll: a
+new version that loads comes into force, a bad one is refused and the old one stays. The
+project file (.guardian.toml) of each request's cwd applies as with guardian review, and is
+re-read when it changes. With --store redis://… replicas share breakers and cache (docs/team.md).
+Logs go to stderr. See docs/serve.md for the API.`,
 		Example: `  guardian serve
   guardian serve --socket default
   GUARDIAN_TOKEN=$(cat ~/.config/guardian/token) guardian serve --addr 0.0.0.0:7420
@@ -101,6 +104,7 @@ docs/serve.md for the API.`,
 	fl.IntVar(&f.concurrency, "concurrency", f.concurrency, "reviews in flight at most; beyond, answer 503 (`N`)")
 	fl.DurationVar(&f.drain, "drain", f.drain, "at shutdown, wait at most `D` for reviews in flight")
 	fl.StringVar(&f.logFormat, "log-format", f.logFormat, "log lines as `text` or json")
+	f.team.register(fl)
 	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "a DNS `NAME` clients use in the Host header, beside IP addresses and localhost (repeatable)")
 	f.approvals.register(fl)
 	return c
@@ -134,27 +138,45 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	}()
 	a.meterProvider = mp
 
-	user, err := a.loadConfig(cmd, "")
+	src, err := a.serveConfigSource(cmd, f.team)
 	if err != nil {
 		return err
 	}
-	build, err := a.sharedReviewerBuild(user)
+	first, err := a.loadServeConfig(ctx, src)
 	if err != nil {
 		return err
 	}
-	pipelines := newProjectPipelines(user, a.getenv("HOME"), maxProjectPipelines, build)
-	defer pipelines.Close()
-	// Build the user config's pipeline now: a policy that does not compile stops the start
-	// instead of failing every request.
-	if _, err := pipelines.forDir(""); err != nil {
-		return invalidError(err)
+	user := first.Config
+	store, err := openStateStore(ctx, f.team, user.Store, log)
+	if err != nil {
+		return err
+	}
+	if store != nil {
+		defer store.Close()
+	}
+	var shared guardian.StateStore
+	if store != nil {
+		shared = store
+	}
+	shipper, err := a.openShipper(ctx, user.Audit.OTLP, mp, log)
+	if err != nil {
+		return err
+	}
+	if shipper != nil {
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if err := shipper.Close(sctx); err != nil {
+				log.Warn("audit OTLP shipper shutdown", "err", err)
+			}
+		}()
 	}
 
 	lns, err := listenAll(ctx, setup.addrs)
 	if err != nil {
 		return err
 	}
-	audit, err := a.openAudit(cmd, user)
+	audit, err := a.openAuditFor(cmd, user, shipper)
 	if err != nil {
 		closeAll(lns)
 		return fmt.Errorf("open the audit log: %w", err)
@@ -180,6 +202,22 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 			notifier.Notify(ctx, denyEvent(rec, raw))
 		}
 	}}
+	// Build the user config's pipeline now: a policy that does not compile stops the start
+	// instead of failing every request.
+	gen, err := a.newPolicyGen(first, auditor, shared)
+	if err != nil {
+		audit.Close()
+		closeAll(lns)
+		return err
+	}
+	decider := &reloadingDecider{}
+	decider.cur.Store(gen)
+	defer func() { decider.cur.Load().pipelines.Close() }()
+	if src != nil && f.team.configPoll > 0 {
+		wctx, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		go a.watchConfig(wctx, src, f.team.configPoll, decider, auditor, shared, mp, log)
+	}
 	opts := []server.Option{
 		server.WithBreakerOpened(func(body server.BreakersBody, opened []server.BreakerOpened) {
 			for _, e := range breakerEvents(body, opened) {
@@ -187,7 +225,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 			}
 		}),
 		server.WithEvents(hub),
-		server.WithBreakers(pipelines),
+		server.WithBreakers(decider),
 		server.WithToken(setup.token),
 		server.WithBodyLimit(setup.bodyLimit),
 		server.WithConcurrency(f.concurrency),
@@ -217,7 +255,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if gate != nil {
 		opts = append(opts, server.WithApprovals(gate), server.WithApproverToken(approver))
 	}
-	srv := server.New(guardian.Audited(pipelines, auditor, time.Now), opts...)
+	srv := server.New(decider, opts...)
 
 	auth, config := "none", "defaults"
 	if setup.token != "" {
@@ -227,6 +265,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 		config = strings.Join(user.Sources, ",")
 	}
 	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit, "approvals", f.approvals.mode}
+	attrs = append(attrs, teamAttrs(first, store, shipper)...)
 	for _, ln := range lns {
 		attrs = append(attrs, "listen", listenerName(ln))
 		if ln.Addr().Network() == "tcp" {
@@ -284,6 +323,9 @@ func (a *app) checkServeFlags(cmd *cobra.Command, f serveFlags) (serveSetup, err
 		return s, usageErrorf("serve: --concurrency %d: want 1 to %d", f.concurrency, maxConcurrency)
 	}
 	if err := f.approvals.check(); err != nil {
+		return s, err
+	}
+	if err := f.team.check(); err != nil {
 		return s, err
 	}
 	if f.drain <= 0 || f.drain > maxDrain {
@@ -360,7 +402,8 @@ func (a *app) bearerToken(verb, file string) (string, error) {
 // for projectPipelines. The model reviewer of the user config is built once and shared by
 // every pipeline whose config names the same model and prompt policy; a trusted project with
 // a model or prompt of its own gets its own reviewer.
-func (a *app) sharedReviewerBuild(user guardian.Config) (func(guardian.Config, string) (*guardian.Pipeline, error), error) {
+// extra adds options to each pipeline (guardian serve's state store).
+func (a *app) sharedReviewerBuild(user guardian.Config, extra ...func(guardian.Config, string) []guardian.Option) (func(guardian.Config, string) (*guardian.Pipeline, error), error) {
 	type reviewerKey struct {
 		model  guardian.ModelConfig
 		on     bool
@@ -399,7 +442,11 @@ func (a *app) sharedReviewerBuild(user guardian.Config) (func(guardian.Config, s
 				return nil, err
 			}
 		}
-		return a.newPipeline(cfg, home, rev)
+		var opts []guardian.Option
+		for _, e := range extra {
+			opts = append(opts, e(cfg, home)...)
+		}
+		return a.newPipeline(cfg, home, rev, opts...)
 	}, nil
 }
 

@@ -68,13 +68,11 @@ func (pp *projectPipelines) ResetBreakers(which string) {
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
 	for el := pp.lru.Front(); el != nil; el = el.Next() {
-		p := el.Value.(*pipelineEntry).p
-		if which == "" || which == "denials" {
-			p.ResetDenials()
-		}
-		if which == "" || which == "model" {
-			p.ResetModel()
-		}
+		// In the shared store too (serve --store): a failure there is counted in
+		// guardian.store.errors and the local breakers are closed all the same.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = el.Value.(*pipelineEntry).p.ResetShared(ctx, which)
+		cancel()
 	}
 }
 

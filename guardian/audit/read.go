@@ -260,25 +260,51 @@ func follow(ctx context.Context, path string, n int, interval time.Duration, kee
 		if cur, err := os.Stat(path); err == nil && !os.SameFile(cur, st) {
 			// Rotated: finish the old file, then go on with the file after it, which is
 			// another rotated one when the log rotated more than once since the last look.
-			if _, err := emitFrom(f, off, fn); err != nil {
+			if off, err = emitFrom(f, off, fn); err != nil {
 				return err
 			}
-			nf, err := os.Open(nextFile(path, st))
+			nf, err := openNext(path, st)
 			if err != nil {
-				return fmt.Errorf("audit: %w", err)
+				return err
 			}
-			f.Close()
-			f, off = nf, 0
-			if st, err = f.Stat(); err != nil {
-				return fmt.Errorf("audit: %w", err)
+			if nf != nil {
+				f.Close()
+				f, off = nf, 0
+				if st, err = f.Stat(); err != nil {
+					return fmt.Errorf("audit: %w", err)
+				}
+				continue
 			}
-			continue
+			// Mid-rotation (the next file is not there yet): look again at the next tick.
 		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
 		}
+	}
+}
+
+// openNext opens the file that follows the one described by st in the log's chain, or
+// returns nil when it does not exist yet (the writer is between its rename and the new
+// file). The log can rotate again while the follower looks: a file opened as the current one
+// may be renamed just before the open, which then reaches the file after it and skips a
+// whole rotated file. So the choice is made again after the open, and the open is retried
+// until both agree.
+func openNext(path string, st os.FileInfo) (*os.File, error) {
+	for {
+		name := nextFile(path, st)
+		f, err := os.Open(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		if nextFile(path, st) == name {
+			return f, nil
+		}
+		f.Close()
 	}
 }
 
