@@ -17,6 +17,10 @@ const (
 	StatusBreakerOpen Status = "breaker_open" // a circuit breaker handed the request to the human
 	StatusAgentPolicy Status = "agent_policy" // the agent policy ([agents]) handed an allow to the human
 	StatusFailsafe    Status = "failsafe"     // an entry point answered its fail-safe: no review finished
+	StatusHuman       Status = "human"        // a person answered a held request (guardian approve/deny)
+	StatusGrant       Status = "grant"        // a person's standing grant allowed the request
+	StatusHost        Status = "host"         // the host reported what the person answered at its own prompt
+	StatusUnanswered  Status = "unanswered"   // a held request got no answer in time: the ask stands
 )
 
 // Result is the pipeline's answer to one request.

@@ -66,8 +66,18 @@ type options struct {
 	inputTimeout time.Duration
 	rootsTimeout time.Duration
 	workspace    []string
+	hostAnswer   HostAnswerFunc
 	host         *mcpgo.ClientCapabilities // the host's, when known before the upstreams connect
 }
+
+// HostAnswerFunc receives what the person answered when the proxy put guardian's ask about
+// a tool call to the host as an elicitation: accepted or not, after wait. guardian
+// mcp-proxy records it in the audit log (approval.RecordHostAnswer), so reports show how often
+// each rule's asks are approved.
+type HostAnswerFunc func(ctx context.Context, req guardian.Request, c guardian.Caller, asked guardian.Result, accepted bool, wait time.Duration)
+
+// WithHostAnswers sets where the host's answers to asked tool calls go (default: nowhere).
+func WithHostAnswers(f HostAnswerFunc) Option { return func(o *options) { o.hostAnswer = f } }
 
 // Option configures a Proxy.
 type Option func(*options)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -219,7 +220,11 @@ func (p *Proxy) gate(ctx context.Context, c *call, req mcpgo.CallToolRequest) *m
 			"guardian/request": "tool_call",
 		}},
 	}
+	asked := time.Now()
 	r := c.ask(ctx, question{params: params}).res
+	if f := p.opts.hostAnswer; f != nil && r != nil {
+		f(ctx, guardian.MCPRequest(m), c.host.caller(), res, r.Action == mcpgo.ElicitationResponseActionAccept, time.Since(asked))
+	}
 	if r != nil && r.Action == mcpgo.ElicitationResponseActionAccept {
 		p.tel.endGate(span, outcomeHostAccept)
 		return nil

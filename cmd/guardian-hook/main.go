@@ -76,6 +76,7 @@ func run(ctx context.Context, args []string, env oneshot.Env, stdin io.Reader, s
 	fs.SetOutput(io.Discard)
 	deadline := fs.Duration("deadline", hook.DefaultDeadline, "answer within `DURATION`, whatever happens")
 	var monitor *bool
+	var approvals *string
 	switch {
 	case len(rest) >= 2 && rest[0] == "hook":
 		h, ok := host(rest[1])
@@ -84,6 +85,7 @@ func run(ctx context.Context, args []string, env oneshot.Env, stdin io.Reader, s
 		}
 		p = h.Protocol
 		monitor = fs.Bool("monitor", false, "monitor mode: record every call, give the host no verdict")
+		approvals = fs.String("approvals", "", "queue, host or auto: whether guardian serve holds an ask for a person (default $GUARDIAN_APPROVALS, else auto)")
 		rest = rest[2:]
 	case len(rest) >= 1 && rest[0] == "predicate":
 		p = hook.Predicate{}
@@ -92,7 +94,7 @@ func run(ctx context.Context, args []string, env oneshot.Env, stdin io.Reader, s
 		fmt.Fprint(stdout, usageText())
 		return 0
 	default:
-		return usage(env.Stderr, errors.New("want: hook HOST [--deadline D] [--monitor], or predicate [--deadline D]"))
+		return usage(env.Stderr, errors.New("want: hook HOST [--deadline D] [--monitor] [--approvals MODE], or predicate [--deadline D]"))
 	}
 	if err := fs.Parse(rest); err != nil {
 		return usage(env.Stderr, err)
@@ -102,6 +104,14 @@ func run(ctx context.Context, args []string, env oneshot.Env, stdin io.Reader, s
 	}
 	if monitor != nil && *monitor {
 		p = hook.Monitor(p)
+	}
+	if approvals != nil {
+		switch *approvals {
+		case "", "auto", "queue", "host":
+			env.Approvals = *approvals
+		default:
+			return usage(env.Stderr, fmt.Errorf("--approvals %q: want queue, host or auto", *approvals))
+		}
 	}
 	return env.Answer(ctx, p, stdin, stdout, *deadline)
 }
@@ -144,7 +154,7 @@ func hostNames() []string {
 }
 
 func usageText() string {
-	return "Usage: guardian-hook [--config FILE] hook " + strings.Join(hostNames(), "|") + " [--deadline 8s] [--monitor]\n" +
+	return "Usage: guardian-hook [--config FILE] hook " + strings.Join(hostNames(), "|") + " [--deadline 8s] [--monitor] [--approvals MODE]\n" +
 		"       guardian-hook [--config FILE] predicate [--deadline 8s]\n\n" +
 		"guardian's lean entry for the hosts' hooks: the same answers as guardian hook and\n" +
 		"guardian predicate, from a process that starts faster. Everything else: guardian.\n"

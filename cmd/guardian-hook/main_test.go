@@ -108,6 +108,9 @@ func TestRun(t *testing.T) {
 		{name: "stray argument", args: []string{"hook", "claude", "extra"}, code: exitUsage, stderr: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"predicate", "--monitor"}, code: exitUsage, stderr: "monitor"},
 		{name: "config without a value", args: []string{"hook", "claude", "--config"}, code: exitUsage, stderr: "--config"},
+		{name: "approvals host, no serve: reviewed in-process", args: []string{"hook", "claude", "--approvals", "host"}, stdin: claudePayload("git status"), stdout: `"permissionDecision":"allow"`},
+		{name: "bad approvals mode", args: []string{"hook", "claude", "--approvals", "later"}, code: exitUsage, stderr: `--approvals "later"`},
+		{name: "approvals is a hook flag", args: []string{"predicate", "--approvals", "queue"}, code: exitUsage, stderr: "approvals"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env, stderr := testEnv(t)

@@ -39,7 +39,7 @@ See docs/audit.md for the format and how to verify a log with other tools.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: groupRunE,
 	}
-	c.AddCommand(a.auditVerifyCmd(), a.auditTailCmd(), a.auditExplainCmd())
+	c.AddCommand(a.auditVerifyCmd(), a.auditTailCmd(), a.auditExplainCmd(), a.auditOverridesCmd())
 	return c
 }
 

@@ -15,6 +15,7 @@ func (a *app) env(cmd *cobra.Command) oneshot.Env {
 	e := oneshot.Env{
 		Getenv: a.getenv, Getwd: a.getwd, Stderr: a.stderr,
 		TracerProvider: a.tracerProvider, MeterProvider: a.meterProvider, Fault: a.injectFault,
+		Approvals: a.approvals,
 	}
 	if cmd != nil {
 		e.Stderr = cmd.ErrOrStderr()

@@ -54,20 +54,29 @@ func hostNames() []string {
 // hookRunCmd is `guardian hook HOST`.
 func (a *app) hookRunCmd(name, short string, p hook.Protocol) *cobra.Command {
 	var (
-		deadline time.Duration
-		monitor  bool
+		deadline  time.Duration
+		monitor   bool
+		approvals string
 	)
 	c := &cobra.Command{
 		Use:   name + " [--deadline 8s] [--monitor]",
 		Short: short,
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("approvals") && a.getenv(envApprovals) != "" {
+				approvals = a.getenv(envApprovals)
+			}
+			if err := checkApprovalMode(approvals); err != nil {
+				return err
+			}
+			a.approvals = approvals
 			if monitor {
 				return a.answerHook(cmd, hook.Monitor(p), deadline)
 			}
 			return a.answerHook(cmd, p, deadline)
 		},
 	}
+	c.Flags().StringVar(&approvals, "approvals", "auto", "where an ask goes through guardian serve: queue (hold it until a person answers: guardian approve), host (the host's prompt), or auto (queue when the payload shows the host cannot prompt) (`MODE`; default $GUARDIAN_APPROVALS)")
 	c.Flags().DurationVar(&deadline, "deadline", hook.DefaultDeadline, "answer within `DURATION`, whatever happens (keep it below the host's hook timeout)")
 	c.Flags().BoolVar(&monitor, "monitor", false, "monitor mode: review and record every call in the audit log, but give the host no verdict (its own permissions decide)")
 	return c

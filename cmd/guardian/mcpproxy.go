@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/approval"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/mcp"
 )
@@ -202,6 +203,12 @@ func (a *app) mcpProxy(cmd *cobra.Command, f mcpProxyFlags, args []string) error
 
 	ctx := cmd.Context()
 	opts := []mcp.Option{mcp.WithLogger(log), mcp.WithStderr(a.stderr), mcp.WithVersion(moduleVersion()), mcp.WithWorkspace(setup.workspace...)}
+	// What the person answered to an ask the host put to them goes on record beside the ask.
+	opts = append(opts, mcp.WithHostAnswers(func(ctx context.Context, req guardian.Request, c guardian.Caller, asked guardian.Result, accepted bool, wait time.Duration) {
+		if err := approval.RecordHostAnswer(context.WithoutCancel(ctx), auditLog, req, c, asked, accepted, wait); err != nil {
+			log.Warn("the host's answer is not in the audit log", "err", err)
+		}
+	}))
 	if a.tracerProvider != nil {
 		opts = append(opts, mcp.WithTracerProvider(a.tracerProvider))
 	}

@@ -170,7 +170,8 @@ func TestMCPProxyStdio(t *testing.T) {
 		t.Fatalf("the proxy did not exit 0: %v", err)
 	}
 	recs := auditRecords(t, dir)
-	// The gate reviewed echo, delete_repo and elicit; the elicitation was reviewed too.
+	// The gate reviewed echo, delete_repo and elicit; the elicitation was reviewed too; and the
+	// host's accepting the gate's ask about elicit is recorded after it.
 	var decisions []string
 	for _, r := range recs {
 		decisions = append(decisions, r.Decision)
@@ -178,8 +179,8 @@ func TestMCPProxyStdio(t *testing.T) {
 			t.Errorf("audit record kind %s caller %+v", r.Kind, r.Caller)
 		}
 	}
-	if strings.Join(decisions, " ") != "allow deny ask allow" {
-		t.Errorf("audited decisions %v, want allow deny ask allow (echo, delete_repo, elicit, its elicitation)", decisions)
+	if strings.Join(decisions, " ") != "allow deny ask allow allow" {
+		t.Errorf("audited decisions %v, want allow deny ask allow allow (echo, delete_repo, elicit, its elicitation, the host's answer)", decisions)
 	}
 }
 

@@ -49,6 +49,7 @@ type app struct {
 	deps
 	configPath string // --config
 	jsonOut    bool   // review --json
+	approvals  string // hook --approvals: queue, host or auto
 
 	// submit reviews a request built from the command line or stdin. Tests replace it to
 	// check flag parsing without running the pipeline.
@@ -99,6 +100,7 @@ The embedded rule reviewer runs offline: no API key, no network.
 		"user config `FILE` (the default path may be missing; an explicit FILE must exist)")
 	root.AddCommand(a.reviewCmd(), a.serveCmd(), a.hookCmd(), a.predicateCmd(), a.verifyCmd(), a.evalCmd(), a.auditCmd(), a.rulesCmd(), a.configCmd(), a.modelCmd(), a.versionCmd())
 	root.AddCommand(a.mcpProxyCmd())
+	root.AddCommand(a.pendingCmd(), a.approveCmd(), a.denyCmd(), a.grantsCmd(), a.policyCmd("allow", "allow"), a.policyCmd("block", "deny"))
 	return root
 }
 

@@ -54,6 +54,7 @@ type serveFlags struct {
 	concurrency int
 	drain       time.Duration
 	logFormat   string
+	approvals   approvalFlags
 	team        teamFlags
 	allowHosts  []string
 }
@@ -74,6 +75,8 @@ flight (for at most --drain) and close the audit log.
   GET  /v1/events       decisions and breaker changes as server-sent events
   GET  /v1/stats        the day's counts; GET /v1/breakers, POST /v1/breakers/reset
   GET  /console         the console page: live decisions, filters, counts, breakers
+  GET  /v1/pending      requests held for a person (guardian pending), and
+  POST /v1/pending/ID/approve|deny, GET /v1/grants, DELETE /v1/grants/ID
 
 It listens on 127.0.0.1:7420 by default, or on a unix socket with --socket (mode 0600; "default"
 is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
@@ -103,6 +106,7 @@ Logs go to stderr. See docs/serve.md for the API.`,
 	fl.StringVar(&f.logFormat, "log-format", f.logFormat, "log lines as `text` or json")
 	f.team.register(fl)
 	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "a DNS `NAME` clients use in the Host header, beside IP addresses and localhost (repeatable)")
+	f.approvals.register(fl)
 	return c
 }
 
@@ -241,6 +245,16 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if a.tracerProvider != nil {
 		opts = append(opts, server.WithTracerProvider(a.tracerProvider))
 	}
+	gate, approver, closeGate, err := a.approvalGate(f.approvals, auditor, log, approvalChanges(ctx, hub, notifier))
+	if err != nil {
+		audit.Close()
+		closeAll(lns)
+		return err
+	}
+	defer closeGate()
+	if gate != nil {
+		opts = append(opts, server.WithApprovals(gate), server.WithApproverToken(approver))
+	}
 	srv := server.New(decider, opts...)
 
 	auth, config := "none", "defaults"
@@ -250,7 +264,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if len(user.Sources) > 0 {
 		config = strings.Join(user.Sources, ",")
 	}
-	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit}
+	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit, "approvals", f.approvals.mode}
 	attrs = append(attrs, teamAttrs(first, store, shipper)...)
 	for _, ln := range lns {
 		attrs = append(attrs, "listen", listenerName(ln))
@@ -307,6 +321,9 @@ func (a *app) checkServeFlags(cmd *cobra.Command, f serveFlags) (serveSetup, err
 	}
 	if f.concurrency < 1 || f.concurrency > maxConcurrency {
 		return s, usageErrorf("serve: --concurrency %d: want 1 to %d", f.concurrency, maxConcurrency)
+	}
+	if err := f.approvals.check(); err != nil {
+		return s, err
 	}
 	if err := f.team.check(); err != nil {
 		return s, err

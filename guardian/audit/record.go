@@ -49,6 +49,15 @@ type Record struct {
 	// Reasoning is the model's reasoning before its verdict, redacted again and capped;
 	// absent when no model answered or it gave none.
 	Reasoning string `json:"reasoning,omitempty"`
+	// AskedBy is set on a record that answers an earlier ask — a person's answer through
+	// guardian serve (status human), a grant (grant), the host's own prompt (host), or no
+	// answer in time (unanswered) — and names what decided ask (rule:<id>, model:…), so that
+	// reports can count per rule how often its asks were approved.
+	AskedBy string `json:"asked_by,omitempty"`
+	// Pending is the id of the pending approval a person answered (guardian approve ID).
+	Pending string `json:"pending,omitempty"`
+	// WaitMS is how long the request waited for that answer, in milliseconds.
+	WaitMS float64 `json:"wait_ms,omitempty"`
 	// Caller is who asked: host, session, turn and agent, each omitted when unknown.
 	Caller guardian.Caller `json:"caller"`
 	// Policy is the digest of the user config in force ("sha256:<hex>"); absent when the

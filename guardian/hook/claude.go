@@ -30,7 +30,20 @@ type Claude struct{}
 // as Claude Code's hook schema documents ("absent for the main thread, even in --agent
 // sessions").
 func (Claude) Parse(stdin []byte, _ func(string) string) (Call, error) {
-	return parsePayload("claude", stdin, true, func(payload) bool { return true })
+	c, err := parsePayload("claude", stdin, true, func(payload) bool { return true })
+	if err == nil {
+		c.Outcome = claudeOutcomes[c.Event]
+	}
+	return c, err
+}
+
+// claudeOutcomes are the Claude Code events that report how a tool call ended, when guardian
+// is also installed for them: the call ran (so a person approved guardian's ask at the
+// prompt, or a permission rule let it through), or it was refused.
+var claudeOutcomes = map[string]string{
+	"PostToolUse":        OutcomeRan,
+	"PostToolUseFailure": OutcomeRan,
+	"PermissionDenied":   OutcomeDenied,
 }
 
 // Answer renders res in the call's event format.

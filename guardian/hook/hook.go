@@ -33,7 +33,21 @@ type Call struct {
 	// allow becomes "no opinion", so guardian never waves through what the host would have
 	// asked about.
 	NeverAllow bool
+	// Headless says the payload shows that the host will not prompt anyone for an ask (Claude
+	// Code's permission_mode "dontAsk"), so an ask is as good as a deny unless a person
+	// answers it elsewhere (guardian serve's approval queue).
+	Headless bool
+	// Outcome, when not "", makes this a report of how a tool call ended rather than a
+	// request to review: OutcomeRan (Claude Code's PostToolUse, PostToolUseFailure) or
+	// OutcomeDenied (PermissionDenied). Run hands it to Input.Record and replies nothing.
+	Outcome string
 }
+
+// The outcomes a host reports after a tool call (Call.Outcome).
+const (
+	OutcomeRan    = "ran"
+	OutcomeDenied = "denied"
+)
 
 // Reply is what a hook process writes and how it exits.
 type Reply struct {

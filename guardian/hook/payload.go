@@ -104,6 +104,7 @@ func parsePayload(host string, stdin []byte, files bool, isMain func(payload) bo
 		c.Caller.Turn = p.TurnID
 	}
 	identify(&c.Caller, p, isMain)
+	c.Headless = p.PermissionMode == "dontAsk"
 	if p.HookEventName == "" {
 		return c, errors.New(`hook payload has no "hook_event_name"`)
 	}

@@ -31,6 +31,10 @@ type DecideFunc func(ctx context.Context, c Call) (guardian.Result, error)
 type Input struct {
 	Stdin  io.Reader
 	Getenv func(string) string
+	// Record receives a host's report of how a tool call ended (Call.Outcome), so that what
+	// the person answered at the host's prompt is recorded against guardian's ask. nil: such
+	// reports are ignored. Its error only goes to stderr: the report needs no reply.
+	Record func(ctx context.Context, c Call) error
 }
 
 // Run answers one hook invocation with p's reply before deadline, whatever happens: the work
@@ -90,6 +94,16 @@ func Run(ctx context.Context, p Protocol, in Input, decide DecideFunc, deadline 
 		mu.Lock()
 		parsed = &c
 		mu.Unlock()
+		if c.Outcome != "" {
+			var r Reply
+			if in.Record != nil {
+				if err := in.Record(ctx, c); err != nil {
+					r.Stderr = "guardian: the host's answer is not in the audit log: " + err.Error() + "\n"
+				}
+			}
+			done <- r
+			return
+		}
 		if c.Request == nil {
 			done <- NoVerdict(p, c.Event)
 			return

@@ -17,7 +17,7 @@ import (
 // fail-safe reply inside hook.Run. A fail-safe reply is recorded in the audit log.
 func (e Env) Answer(ctx context.Context, p hook.Protocol, stdin io.Reader, stdout io.Writer, deadline time.Duration) int {
 	e.fault("start")
-	r := hook.Run(ctx, p, hook.Input{Stdin: stdin, Getenv: e.Getenv}, e.decide, deadline)
+	r := hook.Run(ctx, p, hook.Input{Stdin: stdin, Getenv: e.Getenv, Record: e.recordOutcome}, e.decide, deadline)
 	if len(r.Stdout) > 0 {
 		if _, err := stdout.Write(r.Stdout); err != nil {
 			// The host cannot read our answer: block (exit 2 with a reason) rather than let a
@@ -44,7 +44,7 @@ func (e Env) fault(point string) {
 // decide is how a hook decides: through a reachable guardian serve, else in-process.
 func (e Env) decide(ctx context.Context, c hook.Call) (guardian.Result, error) {
 	e.fault("decide")
-	d, done, err := e.Decider(ctx, *c.Request)
+	d, done, err := e.Decider(ctx, *c.Request, e.approvalOptions(c)...)
 	if err != nil {
 		return guardian.Result{}, err
 	}

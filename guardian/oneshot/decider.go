@@ -28,10 +28,12 @@ const (
 //   - else, when a socket exists at the serve's default path: that serve, unless nothing
 //     listens there (a stale socket), which falls through to
 //   - an in-process review (Local).
-func (e Env) Decider(ctx context.Context, req guardian.Request) (guardian.Decider, func(), error) {
-	token := e.Getenv(EnvToken)
+//
+// opts configure the client of a serve (the approval mode of a hook).
+func (e Env) Decider(ctx context.Context, req guardian.Request, opts ...server.ClientOption) (guardian.Decider, func(), error) {
+	opts = append([]server.ClientOption{server.WithClientToken(e.Getenv(EnvToken))}, opts...)
 	if target := e.Getenv(EnvURL); target != "" {
-		c, err := server.NewClient(target, server.WithClientToken(token))
+		c, err := server.NewClient(target, opts...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", EnvURL, err)
 		}
@@ -39,7 +41,7 @@ func (e Env) Decider(ctx context.Context, req guardian.Request) (guardian.Decide
 	}
 	if path := server.DefaultSocketPath(e.Getenv); path != "" {
 		if st, err := os.Stat(path); err == nil && st.Mode()&os.ModeSocket != 0 {
-			c, err := server.NewClient("unix://"+path, server.WithClientToken(token))
+			c, err := server.NewClient("unix://"+path, opts...)
 			if err == nil {
 				return fallbackDecider{remote: c, local: func() (guardian.Decider, func(), error) { return e.Local(req) }}, func() {}, nil
 			}

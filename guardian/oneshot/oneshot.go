@@ -44,6 +44,9 @@ type Env struct {
 	// the end-to-end suite's fault-injection build breaks the process there. nil in the
 	// binaries that ship.
 	Fault func(point string)
+	// Approvals is the hook's --approvals mode: "queue", "host", or "auto"/"" (see
+	// approvalOptions).
+	Approvals string
 }
 
 // InvalidError is a config that does not load or does not make a pipeline: the CLI's exit

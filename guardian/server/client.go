@@ -34,19 +34,38 @@ const maxReplyBytes = 8 << 20
 // uses it exactly like the in-process pipeline. It is safe for concurrent use and keeps
 // connections alive between calls.
 type Client struct {
-	target string // as given, for messages
-	base   string // URL prefix of the routes
-	token  string
-	hc     *http.Client
+	target   string // as given, for messages
+	base     string // URL prefix of the routes
+	token    string
+	hc       *http.Client
+	approval string // HeaderApproval to send with reviews; "" sends none
+	approver string // HeaderApproverToken to send; "" sends none
 }
 
 // ClientOption configures a Client.
 type ClientOption func(*clientConfig)
 
 type clientConfig struct {
-	token string
-	hc    *http.Client
+	token    string
+	hc       *http.Client
+	approval string
+	approver string
 }
+
+// WithClientApproverToken sends the approver token (HeaderApproverToken), which a server started
+// with one requires to answer approvals and revoke grants.
+func WithClientApproverToken(token string) ClientOption {
+	return func(c *clientConfig) { c.approver = token }
+}
+
+// WithApprovalMode sends HeaderApproval with every review: ApprovalQueue asks the server to
+// hold a review that asks until a person answers it, for at most the time left before the
+// review's context deadline (less HoldMargin, sent as HeaderWait); ApprovalHost asks it not to.
+func WithApprovalMode(mode string) ClientOption { return func(c *clientConfig) { c.approval = mode } }
+
+// HoldMargin is the part of a review's deadline a held review leaves to the client: to read
+// the answer, record it and reply to its host before the host's own timeout.
+const HoldMargin = 2 * time.Second
 
 // WithClientToken sends "Authorization: Bearer <token>" with every request, for a server
 // started with a token.
@@ -64,7 +83,7 @@ func NewClient(target string, opts ...ClientOption) (*Client, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	c := &Client{target: target, token: cfg.token}
+	c := &Client{target: target, token: cfg.token, approval: cfg.approval, approver: cfg.approver}
 	if path, ok := SocketPath(target); ok {
 		if path == "" || !strings.HasPrefix(path, "/") {
 			return nil, fmt.Errorf("guardian serve target %q: a unix socket needs an absolute path, e.g. unix:///run/user/1000/guardian/guardian.sock", target)
@@ -179,6 +198,12 @@ func (c *Client) Decide(ctx context.Context, req guardian.Request, caller guardi
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Accept", "application/json")
 	setCaller(hr.Header, caller)
+	if c.approval != "" {
+		hr.Header.Set(HeaderApproval, c.approval)
+		if dl, ok := ctx.Deadline(); ok && c.approval == ApprovalQueue {
+			hr.Header.Set(HeaderWait, max(time.Until(dl)-HoldMargin, time.Millisecond).Round(time.Millisecond).String())
+		}
+	}
 	c.decorate(ctx, hr)
 	resp, err := c.hc.Do(hr)
 	if err != nil {
@@ -206,6 +231,9 @@ func (c *Client) Decide(ctx context.Context, req guardian.Request, caller guardi
 func (c *Client) decorate(ctx context.Context, hr *http.Request) {
 	if c.token != "" {
 		hr.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if c.approver != "" {
+		hr.Header.Set(HeaderApproverToken, c.approver)
 	}
 	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(hr.Header))
 }

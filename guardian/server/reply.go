@@ -22,6 +22,10 @@ const (
 	CodeInvalidConfig    = "invalid_config"     // 500: the project config of the request's cwd does not load
 	CodeSaturated        = "saturated"          // 503: too many reviews in flight; retry after Retry-After
 	CodeNotReady         = "not_ready"          // 503: a readiness check failed
+	CodeApproverRequired = "approver_required"  // 403: answering an approval without the approver token
+	CodeAmbiguous        = "ambiguous"          // 409: an id prefix names more than one approval or grant
+	CodeAnswered         = "already_answered"   // 409: the approval was already answered
+	CodeScopeRefused     = "scope_refused"      // 422: the approval's scope cannot apply (a grant for a high-risk request, …)
 )
 
 // ErrorBody is the body of every error reply: {"error":{"code":"…","message":"…"}}.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/guardianhq/guardian/guardian"
@@ -47,9 +48,18 @@ func (s *Server) review(ex *exchange) {
 		ex.fail(http.StatusBadRequest, CodeBadRequest, err.Error())
 		return
 	}
+	hold, err := holdFrom(r.Header)
+	if err != nil {
+		ex.fail(http.StatusBadRequest, CodeBadRequest, err.Error())
+		return
+	}
 	select {
 	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
+		// The slot is given back once the review is done, before a held request waits for a
+		// person: a thousand requests waiting for answers must not starve the reviews.
+		release := sync.OnceFunc(func() { <-s.sem })
+		defer release()
+		ex.releaseSlot = release
 	default:
 		// Refuse at once: queueing would only move the wait into the client's hook deadline,
 		// and the client can retry or fall back sooner than a queue would drain.
@@ -60,6 +70,10 @@ func (s *Server) review(ex *exchange) {
 	}
 	res, err := s.decider.Decide(r.Context(), req, ex.caller)
 	s.watchBreakers()
+	if err == nil && s.gate != nil && validDecision(res) {
+		ex.releaseSlot()
+		res, err = s.resolve(ex, req, res, hold)
+	}
 	var cfgErr *guardian.ConfigError
 	switch {
 	case errors.As(err, &cfgErr):

@@ -71,6 +71,11 @@ func (s *Server) Serve(ctx context.Context, lns ...net.Listener) error {
 		failed = fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	if s.gate != nil {
+		// Requests held for a person would otherwise keep the drain waiting for their
+		// whole wait: their hooks get the ask back now.
+		s.gate.Stop()
+	}
 
 	dctx, cancel := context.WithTimeout(context.Background(), s.drain)
 	defer cancel()

@@ -28,6 +28,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/approval"
 )
 
 // The routes. Paths are matched exactly: "/v1/review/" is not "/v1/review".
@@ -37,6 +38,11 @@ const (
 	RouteHealthz   = "/healthz"
 	RouteReadyz    = "/readyz"
 	RouteMetrics   = "/metrics"
+	// RoutePending and RouteGrants are the approval queue (approvals.go): the lists, and
+	// below them one approval or grant by id (/v1/pending/{id}, …/approve, …/deny,
+	// /v1/grants/{id}).
+	RoutePending = "/v1/pending"
+	RouteGrants  = "/v1/grants"
 	// routeUnmatched labels requests for unknown paths in metrics and logs, so a scanner
 	// probing random paths cannot blow up the number of metric series.
 	routeUnmatched = "unmatched"
@@ -88,6 +94,8 @@ type Server struct {
 	metrics   *httpMetrics
 	drain     time.Duration
 	routes    map[string]route
+	gate      *approval.Gate // nil: asks go to the host, the approval routes are 404
+	approver  *BearerToken   // nil: answering approvals needs no token of its own
 	// allowedHosts are the DNS names accepted in the Host header beside IP literals and
 	// localhost (WithAllowedHosts).
 	allowedHosts map[string]struct{}
@@ -241,6 +249,7 @@ func New(d guardian.Decider, opts ...Option) *Server {
 		routeConsoleJS:  {name: routeConsoleJS, methods: get, public: true, handle: (*Server).consoleScript},
 		routeConsoleCSS: {name: routeConsoleCSS, methods: get, public: true, handle: (*Server).consoleStyle},
 	}
+	s.addApprovalRoutes(get)
 	return s
 }
 
@@ -258,13 +267,17 @@ type exchange struct {
 	// decision, status and decidedBy describe a review's result.
 	decision, status, decidedBy string
 	caller                      guardian.Caller
+	// id is the approval or grant id in the path of an approval route.
+	id string
+	// releaseSlot gives a review's concurrency slot back early (idempotent).
+	releaseSlot func()
 }
 
 // ServeHTTP routes the request, checks the token, and records the exchange in the metrics,
 // the span and one log line.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	rt, known := s.routes[r.URL.Path]
+	rt, id, known := s.lookup(r.URL.Path)
 	name := routeUnmatched
 	if known {
 		name = rt.name
@@ -278,7 +291,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.metrics.active.Add(ctx, 1, routeAttrs)
 	defer s.metrics.active.Add(ctx, -1, routeAttrs)
 
-	ex := &exchange{w: w, r: r.WithContext(ctx), route: name}
+	ex := &exchange{w: w, r: r.WithContext(ctx), route: name, id: id}
 	s.dispatch(ex, rt, known)
 
 	took := time.Since(start)
@@ -327,7 +340,7 @@ func (s *Server) dispatch(ex *exchange, rt route, known bool) {
 	}
 	if !known {
 		ex.fail(http.StatusNotFound, CodeNotFound, "no route "+quoteForMessage(ex.r.URL.Path)+
-			"; the routes are POST /v1/review, GET /v1/decisions, /v1/events, /v1/stats, /v1/breakers, POST /v1/breakers/reset, /healthz, /readyz, /metrics and the console at /console")
+			"; the routes are POST /v1/review, GET /v1/decisions, /v1/events, /v1/stats, /v1/breakers, POST /v1/breakers/reset, /v1/pending, /v1/grants, /healthz, /readyz, /metrics and the console at /console")
 		return
 	}
 	if !slices.Contains(rt.methods, ex.r.Method) {
