@@ -113,14 +113,14 @@ func (a *Approvals) channel() string { return a.s.prefix + ":approvals:settled" 
 // that stopped waiting) says so and does not mark Redis down.
 func (a *Approvals) do(ctx context.Context, op string, f func() error) error {
 	if err := a.s.available(); err != nil {
-		return fmt.Errorf("approvals: %w", err)
+		return fmt.Errorf("approvals: the shared store is unreachable: %w", err)
 	}
 	err := f()
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("approvals: %s: %w", op, ctx.Err())
 	}
 	if err := a.s.result(op, err); err != nil && !errors.Is(err, redis.Nil) {
-		return fmt.Errorf("approvals: %w", err)
+		return fmt.Errorf("approvals: the shared store is unreachable: %w", err)
 	}
 	return nil
 }
@@ -570,7 +570,7 @@ func (a *Approvals) subscribe(ctx context.Context) error {
 		return nil
 	}
 	if err := a.s.available(); err != nil {
-		return fmt.Errorf("approvals: %w", err)
+		return fmt.Errorf("approvals: the shared store is unreachable: %w", err)
 	}
 	ps := a.s.rdb.Subscribe(context.WithoutCancel(ctx), a.channel())
 	rctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
@@ -580,7 +580,7 @@ func (a *Approvals) subscribe(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("approvals: %w", a.s.result("subscribe", err))
+		return fmt.Errorf("approvals: the shared store is unreachable: %w", a.s.result("subscribe", err))
 	}
 	a.ps = ps
 	go a.wakeAll(ps.Channel())
