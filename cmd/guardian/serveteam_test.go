@@ -15,11 +15,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/redisstore/redistest"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/riskmodel"
-	"github.com/redis/go-redis/v9"
 )
 
 // waitLog is a goroutine-safe stderr that hands out a channel closed when a line containing
