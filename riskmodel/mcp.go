@@ -580,8 +580,19 @@ var mcpCodeDirs = mcpWordSet(`code src projects dev work repos repositories git 
 // mcpInferProject guesses the project a path belongs to when the request names no cwd:
 // ~/code/NAME (for a code directory such as code, src, projects, repos) or ~/NAME for another
 // directory directly under home — never a dot-directory or a personal folder (Documents,
-// Downloads, Library, …). A path outside home has no inferred project.
+// Downloads, Library, …) — or a container's project root, /workspaces/NAME (the Dev
+// Containers spec's default workspaceFolder, which Codespaces uses) or /workspace/NAME
+// (Gitpod's). Another path outside home has no inferred project.
 func mcpInferProject(home, abs string) string {
+	for _, root := range [...]string{"/workspaces/", "/workspace/"} {
+		if rest, ok := strings.CutPrefix(abs, root); ok {
+			name, _, deeper := strings.Cut(rest, "/")
+			if !deeper || name == "" || strings.HasPrefix(name, ".") {
+				return ""
+			}
+			return root + name
+		}
+	}
 	if !isAncestor(home, abs) {
 		return ""
 	}
