@@ -88,6 +88,61 @@ func parsePush(rest []string) pushInfo {
 	return p
 }
 
+// featureBranchPush reports a push of one feature branch to origin, the remote the
+// repository was cloned from: not forced, not a delete, no tags or every branch, a remote the
+// request does not itself add or re-point, and a branch that is named — on the command line,
+// or for HEAD as the branch the request itself created earlier (git checkout -b NAME, git
+// switch -c NAME) — and is not a shared default or release branch.
+func featureBranchPush(c *execCtx, s *Segment, p pushInfo) (string, bool) {
+	if p.force || p.lease || p.del || p.mirror || p.remote != "origin" || len(p.refs) != 1 {
+		return "", false
+	}
+	_, rest := gitSub(s)
+	if pushAllRefs(rest) || containsArg(rest, "--tags") || containsArg(rest, "--follow-tags") {
+		return "", false
+	}
+	if _, added := addedRemotes(c)["origin"]; added {
+		return "", false
+	}
+	ref := p.refs[0]
+	if src, dst, ok := strings.Cut(ref, ":"); ok {
+		if src != dst && src != "HEAD" {
+			return "", false
+		}
+		ref = dst
+	}
+	ref = strings.TrimPrefix(ref, "refs/heads/")
+	if ref == "HEAD" || ref == "@" {
+		ref = createdBranch(c, s)
+	}
+	if ref == "" || strings.HasPrefix(ref, "refs/") || strings.ContainsAny(ref, "$`*?[") || isProtectedBranch(ref) {
+		return "", false
+	}
+	return ref, true
+}
+
+// createdBranch is the branch an earlier segment of the request created and switched to
+// (git checkout -b NAME, git switch -c NAME), or "".
+func createdBranch(c *execCtx, upto *Segment) string {
+	name := ""
+	for _, o := range c.segs {
+		if o == upto {
+			break
+		}
+		sub, rest := gitSub(o)
+		if (sub == "checkout" || sub == "switch") && len(rest) >= 2 {
+			switch rest[0] {
+			case "-b", "-B", "-c", "-C", "--create", "--force-create":
+				if sub == "checkout" && (rest[0] == "-c" || rest[0] == "-C" || rest[0] == "--create") {
+					continue
+				}
+				name = rest[1]
+			}
+		}
+	}
+	return name
+}
+
 // gitPush parses a segment that is a real git push (not --dry-run).
 func gitPush(s *Segment) (pushInfo, bool) {
 	sub, rest := gitSub(s)
@@ -320,6 +375,23 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
+			// docs/policy.md's allow row: "push of a feature branch to the project's own
+			// remote". Pushes of HEAD or of the current branch whose name the request does not
+			// show, of tags, of every branch, or to another remote stay vcs.push (ask).
+			ID: "vcs.push.feature-branch", Level: Low, Category: CatNetworkEgress,
+			Message: "Pushes a feature branch to the project's own remote",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				p, ok := gitPush(s)
+				if !ok {
+					return "", false
+				}
+				if b, ok := featureBranchPush(c, s, p); ok {
+					return "Pushes the feature branch " + b + " to " + p.remote, true
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "vcs.push", Level: Medium, Category: CatNetworkEgress,
 			Message: "Pushes commits to a remote repository, publishing them",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
@@ -328,6 +400,9 @@ func vcsRules() []*Rule {
 					return "", false
 				}
 				if p.force || p.lease || p.del || p.mirror {
+					return "", false
+				}
+				if _, ok := featureBranchPush(c, s, p); ok {
 					return "", false
 				}
 				where := "its upstream"

@@ -423,12 +423,13 @@ func embeddedCommands(s *Segment) []string {
 					}
 				}
 			}
-			if v, ok := gitPackProgram(args, i); ok {
+			sub, _ := gitSub(s)
+			if v, ok := gitPackProgram(args, i, sub); ok {
 				out = append(out, v)
 			}
 			if !strings.HasPrefix(a, "-") {
 				for j := i + 1; j < len(args); j++ {
-					if v, ok := gitPackProgram(args, j); ok {
+					if v, ok := gitPackProgram(args, j, sub); ok {
 						out = append(out, v)
 					}
 				}
