@@ -578,10 +578,21 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
+			// docs/policy.md's allow row: "opening a PR or issue on the project's repo".
+			ID: "vcs.gh-open", Level: Low, Category: CatNone,
+			Message: "Opens a pull request or an issue",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				return ghOpen(c, s)
+			},
+		},
+		{
 			ID: "vcs.gh-write", Level: Medium, Category: CatNetworkEgress,
 			Message: "Creates or changes something on GitHub in the user's name",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if s.Name() != "gh" && s.Name() != "glab" {
+					return "", false
+				}
+				if _, ok := ghOpen(c, s); ok {
 					return "", false
 				}
 				a, b := s.sub(0), s.sub(1)
@@ -600,6 +611,45 @@ func vcsRules() []*Rule {
 			},
 		},
 	}
+}
+
+// ghOpen reports gh pr create, gh issue create or glab mr/issue create: opening a pull
+// request or an issue, the allow row's bookkeeping. Not a pull request from another owner's
+// fork (--head owner:branch), not a body read from outside the workspace, not a body or title
+// linking to a host that is not a code host or tracker, not published to a web form
+// (--web/--recover take input the analysis does not see).
+func ghOpen(c *execCtx, s *Segment) (string, bool) {
+	n := s.Name()
+	if n != "gh" && n != "glab" || s.Privileged {
+		return "", false
+	}
+	a, b := s.sub(0), s.sub(1)
+	if b != "create" || !(a == "pr" || a == "issue" || n == "glab" && a == "mr") {
+		return "", false
+	}
+	if h, ok := optValue(s.Args[1:], "-H", "--head", "--source-branch"); ok && strings.Contains(h, ":") {
+		return "", false
+	}
+	for _, f := range pkgOptValues(s.Args[1:], "-F", "--body-file", "--description-file", "-T", "--template", "--recover") {
+		if f == "-" {
+			continue
+		}
+		if t := c.target(f); t.zone != ZoneWorkspace && t.zone != ZoneTemp || isCredentialPath(c, t.abs) {
+			return "", false
+		}
+	}
+	for _, arg := range s.Args[1:] {
+		if strings.ContainsAny(arg, "$`") {
+			return "", false
+		}
+		for _, m := range mcpReBodyURLHost().FindAllStringSubmatch(arg, 8) {
+			if !mcpHostOfService(strings.ToLower(m[1]), nil) {
+				return "", false
+			}
+		}
+	}
+	what := map[string]string{"pr": "a pull request", "mr": "a merge request", "issue": "an issue"}[a]
+	return "Opens " + what + " with " + n + " " + a + " create", true
 }
 
 // gitConfigExecCertainty says whether setting git config key k to v certainly makes git run a
