@@ -659,6 +659,9 @@ func credRules() []*Rule {
 					return "", false
 				}
 				for _, o := range c.segs {
+					if o.PipeIn == s && envNamesOnly(o) {
+						return "", false // docs/policy.md: printing the names of variables is benign
+					}
 					if o.PipeIn == s && (o.Name() == "grep" || o.Name() == "rg") {
 						if p := o.positional(0, "-e", "-m"); len(p) > 0 && !isSecretVar(strings.Trim(p[0], "^$'\"")) {
 							return "", false // filtered to named variables
@@ -669,4 +672,39 @@ func credRules() []*Rule {
 			},
 		},
 	}
+}
+
+// envNamesOnly reports a filter that keeps only the name of each NAME=value line: cut -d=
+// -f1, sed 's/=.*//', awk -F= '{print $1}'. What it passes on holds no value.
+func envNamesOnly(o *Segment) bool {
+	args := strings.Join(o.Args[1:], " ")
+	switch o.Name() {
+	case "cut":
+		d, _ := optValue(o.Args[1:], "-d", "--delimiter")
+		f, _ := optValue(o.Args[1:], "-f", "--fields")
+		if d == "" {
+			for _, a := range o.Args[1:] {
+				if strings.HasPrefix(a, "-d") && len(a) > 2 {
+					d = a[2:]
+				}
+				if strings.HasPrefix(a, "-f") && len(a) > 2 {
+					f = a[2:]
+				}
+			}
+		}
+		if f == "" {
+			for _, a := range o.Args[1:] {
+				if strings.HasPrefix(a, "-f") && len(a) > 2 {
+					f = a[2:]
+				}
+			}
+		}
+		return d == "=" && f == "1"
+	case "sed":
+		return len(o.Args) == 2 && (o.Args[1] == "s/=.*//" || o.Args[1] == "s/=.*$//")
+	case "awk", "gawk", "mawk":
+		return (strings.HasPrefix(args, "-F= ") || strings.HasPrefix(args, "-F = ") || strings.HasPrefix(args, "-F '=' ")) &&
+			strings.HasSuffix(args, "{print $1}") && !strings.Contains(args, "system") && !strings.Contains(args, "|")
+	}
+	return false
 }

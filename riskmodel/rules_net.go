@@ -283,7 +283,7 @@ func (c *execCtx) substitutions(s *Segment) []*Segment {
 // feedsData reports whether a segment reads its standard input from a pipe, a file, a here
 // document or a here-string — anything but /dev/null.
 func feedsData(s *Segment) bool {
-	if s.PipeIn != nil || s.Stdin != "" {
+	if s.PipeIn != nil && !emptyFeed(s.PipeIn) || s.Stdin != "" {
 		return true
 	}
 	for _, r := range s.Redirs {
@@ -292,6 +292,23 @@ func feedsData(s *Segment) bool {
 		}
 	}
 	return false
+}
+
+// emptyFeed reports a pipe source that writes nothing but a newline or a quit command: the
+// `echo | openssl s_client …` and `echo Q | …` idioms that only close the session
+// (docs/policy.md: certificate checks stay allow).
+func emptyFeed(p *Segment) bool {
+	if p.Name() != "echo" && p.Name() != "printf" || len(p.Redirs) > 0 || p.PipeIn != nil {
+		return false
+	}
+	for _, a := range p.Args[1:] {
+		switch a {
+		case "", "-n", "-e", "Q", "q", "QUIT", "quit", "\\n":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // hasPutScript reports an lftp/smbclient command script (-e/-c) that uploads.

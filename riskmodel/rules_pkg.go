@@ -1788,6 +1788,30 @@ func pkgJVM(c *execCtx, s *Segment, tool string) []pkgOp {
 	return nil
 }
 
+// pkgTaskDryRun reports a task runner asked only to print or list what it would run: make
+// -n/--dry-run/--just-print/--recon (GNU make manual, "Instead of Executing Recipes"), ninja
+// -n, just --dry-run/--list/--summary/--show/--evaluate (just --help), task --dry/--list
+// (taskfile.dev CLI). make still runs recipe lines marked '+' under -n; those are the
+// project's own build lines, no riskier than running the build.
+func pkgTaskDryRun(s *Segment, name string) bool {
+	switch name {
+	case "make", "gmake", "bmake":
+		for _, a := range s.Args[1:] {
+			if a == "--dry-run" || a == "--just-print" || a == "--recon" || a == "-n" ||
+				len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], "nBksiw") == "" && strings.Contains(a, "n") {
+				return true
+			}
+		}
+	case "ninja":
+		return s.arg("-n")
+	case "just":
+		return s.arg("--dry-run", "-n", "--list", "-l", "--summary", "--show", "-s", "--evaluate", "--dump", "--choose") && !s.arg("--shell", "--shell-command", "--command", "-c")
+	case "task", "go-task":
+		return s.arg("--dry", "-n", "--list", "-l", "--list-all", "-a", "--summary")
+	}
+	return false
+}
+
 // pkgTargets judges a build tool invoked with targets (make, gradle tasks, maven goals):
 // special targets first, deploy-like names publish, the rest build.
 func pkgTargets(s *Segment, tool string, targets []string, special func(string) (pkgOp, bool)) []pkgOp {
@@ -2594,6 +2618,9 @@ func pkgTargetRunner(c *execCtx, s *Segment, name string) []pkgOp {
 		targets = ts
 	default:
 		targets = pkgSub(s, "-f", "--file", "--justfile", "-d", "--dir", "--working-directory", "-t", "--taskfile", "--buildfile", "-buildfile")
+	}
+	if pkgTaskDryRun(s, name) {
+		return []pkgOp{{pkgQuery, "Prints what " + joinArgs(s.Args) + " would run, without running it"}}
 	}
 	if name == "make" || name == "ninja" {
 		inside := false

@@ -416,6 +416,20 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
+			// docs/policy.md's allow row and "scary-looking but benign": git clean -fdx in the
+			// repo deletes regenerable artefacts.
+			ID: "vcs.clean-artefacts", Level: Low, Category: CatNone,
+			Message: "Deletes untracked and ignored files of the repository it runs in",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				seg := &Segment{Args: append([]string{"git"}, rest...)}
+				if sub != "clean" || !seg.hasFlag("f", "--force") || seg.hasFlag("n", "--dry-run") || !gitCleanInRepo(c, s) {
+					return "", false
+				}
+				return "Deletes the untracked (build and generated) files of the repository in the workspace with git clean", true
+			},
+		},
+		{
 			ID: "vcs.discard-work", Level: Medium, Category: CatDestructiveVCS,
 			Message: "Discards uncommitted changes or untracked files for good",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
@@ -427,7 +441,7 @@ func vcsRules() []*Rule {
 					}
 				case "clean":
 					seg := &Segment{Args: append([]string{"git"}, rest...)}
-					if seg.hasFlag("f", "--force") && !seg.hasFlag("n", "--dry-run") {
+					if seg.hasFlag("f", "--force") && !seg.hasFlag("n", "--dry-run") && !gitCleanInRepo(c, s) {
 						return "Deletes untracked files with git clean, which git cannot recover", true
 					}
 				case "checkout", "restore":
@@ -611,6 +625,31 @@ func vcsRules() []*Rule {
 			},
 		},
 	}
+}
+
+// gitCleanInRepo reports a git clean that runs in the workspace's repository: the directory
+// it runs in (after cd and git -C) lies inside the workspace, no pathspec leaves it, and it
+// is not run as root.
+func gitCleanInRepo(c *execCtx, s *Segment) bool {
+	if s.Privileged {
+		return false
+	}
+	dir := "."
+	for i := 1; i+1 < len(s.Args); i++ {
+		if s.Args[i] == "-C" {
+			dir = s.Args[i+1]
+		}
+	}
+	if t := c.target(dir); t.zone != ZoneWorkspace {
+		return false
+	}
+	_, rest := gitSub(s)
+	for _, p := range (&Segment{Args: append([]string{"git"}, rest...)}).positional(0, "-e", "--exclude") {
+		if t := c.target(p); t.zone != ZoneWorkspace {
+			return false
+		}
+	}
+	return true
 }
 
 // ghOpen reports gh pr create, gh issue create or glab mr/issue create: opening a pull
