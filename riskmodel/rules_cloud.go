@@ -504,7 +504,10 @@ func cloudKubectlOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 	switch verb {
 	case "get", "describe", "logs", "top", "explain", "version", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "kustomize", "completion", "help":
 		if (verb == "get" || verb == "describe") && (strings.HasPrefix(res, "secret") || res == "secrets") {
-			return nil // credential rules
+			if kubeSecretValuesShown(s, verb) {
+				return nil // credential rules
+			}
+			return one(cloudRead, "Lists Kubernetes secrets' names and metadata, without their values, with "+joinArgs(s.Args))
 		}
 		return one(cloudRead, "Inspects the cluster with "+joinArgs(s.Args))
 	case "auth":

@@ -168,12 +168,12 @@ func secretCommand(s *Segment) (string, bool) {
 		n == "az" && a == "storage" && b == "account" && s.arg("keys") && s.arg("list"):
 		return "Reads a secret from Azure", true
 	case n == "heroku" && (a == "config" || strings.HasPrefix(a, "config:get")), n == "vercel" && a == "env" && b == "pull",
-		n == "doppler" && a == "secrets", n == "infisical" && (a == "export" || a == "secrets"), n == "fly" && a == "ssh" && strings.Contains(strings.Join(s.Args, " "), "printenv"):
+		n == "doppler" && a == "secrets" && !s.arg("--only-names") && b != "names", n == "infisical" && (a == "export" || a == "secrets"), n == "fly" && a == "ssh" && strings.Contains(strings.Join(s.Args, " "), "printenv"):
 		return "Prints an app's configured secrets with " + n, true
 	case n == "heroku" && (a == "auth:token" || a == "authorizations:create"), n == "npm" && a == "token" && b == "create",
 		n == "doctl" && a == "auth" && b == "token":
 		return "Prints an access token with " + n + " " + a, true
-	case (n == "kubectl" || n == "oc") && (a == "get" || a == "describe") && isSecretKind(b):
+	case (n == "kubectl" || n == "oc") && (a == "get" || a == "describe") && isSecretKind(b) && kubeSecretValuesShown(s, a):
 		return "Reads Kubernetes secrets", true
 	case (n == "kubectl" || n == "oc") && (a == "create" && b == "token" || a == "sa" && b == "get-token" || a == "whoami" && s.arg("--show-token")):
 		return "Mints or prints a Kubernetes service-account token", true
@@ -189,6 +189,26 @@ func secretCommand(s *Segment) (string, bool) {
 		return "Reads a password from the system keyring", true
 	}
 	return "", false
+}
+
+// kubeSecretValuesShown reports a kubectl get/describe of secrets whose output carries the
+// values: get with -o yaml, json, jsonpath, go-template, custom-columns (anything but name or
+// wide). Plain get lists names, types and key counts; describe shows keys and byte sizes
+// (kubernetes.io/docs/concepts/configuration/secret, "kubectl describe secret … does not show
+// the contents"), so neither reveals a value.
+func kubeSecretValuesShown(s *Segment, verb string) bool {
+	if verb == "describe" {
+		return false
+	}
+	o, ok := optValue(s.Args[1:], "-o", "--output")
+	if !ok {
+		for _, a := range s.Args[1:] {
+			if strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--") {
+				o, ok = strings.TrimPrefix(a[2:], "="), true
+			}
+		}
+	}
+	return ok && o != "name" && o != "wide"
 }
 
 // secretValueRead reports a secretCommand match that certainly puts a stored secret's value in
