@@ -129,6 +129,17 @@ func credReads(c *execCtx, s *Segment) []string {
 			}
 		}
 	}
+	if len(out) > 0 && envNamesOnly(s) {
+		// cut -d= -f1 .env prints the variables' names, never their values. Only for NAME=value
+		// files: cut passes a line without the delimiter whole, so a key file would print.
+		kept := out[:0]
+		for _, p := range out {
+			if b := path.Base(p); !(strings.HasPrefix(b, ".env") || strings.HasSuffix(b, ".env")) {
+				kept = append(kept, p)
+			}
+		}
+		out = kept
+	}
 	return out
 }
 
