@@ -1625,7 +1625,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.production-change", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction,
 			Message: "Changes production: a deploy, infrastructure or a live feature flag",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act < mcpActWrite {
+				if c.act < mcpActWrite || c.localCluster() != "" {
 					return "", false
 				}
 				switch {
@@ -1637,6 +1637,17 @@ func mcpRules() []*Rule {
 					return fmt.Sprintf("%s, %s, which changes what production users get", c.call(), c.does("a feature flag")), true
 				case c.prodHint != "" && !c.memory && !c.gitLocal:
 					return fmt.Sprintf("%s, %s", c.call(), c.does("resources")) + c.prodSuffix(), true
+				}
+				return "", false
+			}},
+		{ID: "mcp.local-cluster", Kind: KindMCP, Level: Medium, Category: CatNone, Contained: true,
+			Message: "Changes a local development cluster (kind, minikube, Docker Desktop, …)",
+			mcp: func(c *mcpCtx) (string, bool) {
+				if c.act != mcpActWrite {
+					return "", false
+				}
+				if ctx := c.localCluster(); ctx != "" {
+					return fmt.Sprintf("%s, %s on the local cluster %s", c.call(), c.does("resources"), mcpCleanText(ctx, 60)), true
 				}
 				return "", false
 			}},
@@ -2186,6 +2197,25 @@ func (c *mcpCtx) defaultBranch() string {
 func (c *mcpCtx) forced() bool {
 	return (c.truthy("force") || mcpContains(c.actWords, "force")) &&
 		mcpAnyWord(append(append([]string{}, c.actWords...), c.objWords...), mcpWordSet("push ref refs branch update"))
+}
+
+// localCluster returns the context a Kubernetes tool call names when it is a local
+// development cluster (the exec analysis's localKubeContexts: kind-, minikube, docker-desktop,
+// k3d-, …) and nothing in the call points at production; "" otherwise.
+func (c *mcpCtx) localCluster() string {
+	if !c.infra || c.prodHint != "" || len(c.secrets) > 0 {
+		return ""
+	}
+	a, ok := c.top("context", "kubecontext", "cluster", "contextname")
+	if !ok {
+		return ""
+	}
+	for _, l := range localKubeContexts {
+		if strings.HasPrefix(a.val, l) && !prodLike(a.val) {
+			return a.val
+		}
+	}
+	return ""
 }
 
 // draft reports a purely additive, private object: a draft, an insight, a scratch object —
