@@ -6,7 +6,7 @@ LOADTIME ?= 5s
 LOADCOUNT ?= 3
 BIN      ?= bin/guardian
 
-.PHONY: all build hook-time test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
+.PHONY: all build hook-time install release release-check readme-tables test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
 
 all: build
 
@@ -23,6 +23,50 @@ build:
 HOOKRUNS ?= 200
 hook-time:
 	$(GO) test -run '^$$' -bench HookProcess -benchtime $(HOOKRUNS)x ./cmd/guardian-hook/
+
+## install: go install guardian and its lean hook entry guardian-hook (static, no cgo) — they
+## land in $(go env GOBIN), else $(go env GOPATH)/bin (~/go/bin by default); put that directory
+## on PATH. The hook installers write the installed path into the hosts' configs, so install
+## before `guardian hook install`.
+install:
+	$(GO) install ./cmd/guardian
+	CGO_ENABLED=0 $(GO) install ./cmd/guardian-hook
+	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; \
+	echo "installed $$dir/guardian"; \
+	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "note: $$dir is not on PATH; add it (export PATH=\"$$dir:\$$PATH\")";; esac
+
+## release: static binaries for PLATFORMS into dist/guardian-VERSION-OS-ARCH/ (guardian and
+## guardian-hook, which hook install uses when it lies beside guardian) and dist/SHA256SUMS. Reproducible: -trimpath, CGO_ENABLED=0, the VCS revision from git, and
+## VERSION (default: git describe) stamped with -ldflags -X main.version.
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST      ?= dist
+release:
+	@set -e; rm -rf $(DIST); mkdir -p $(DIST); \
+	for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; out=guardian-$(VERSION)-$$os-$$arch; \
+		echo "build $(DIST)/$$out"; \
+		for cmd in guardian guardian-hook; do \
+			CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(DIST)/$$out/$$cmd ./cmd/$$cmd; \
+		done; \
+	done; \
+	cd $(DIST) && if command -v sha256sum >/dev/null; then sha256sum guardian-*/*; else shasum -a 256 guardian-*/*; fi > SHA256SUMS; \
+	cat SHA256SUMS
+
+## release-check: what CI runs of `make release`, cheaply: the native target and one cross
+## target, the checksums verified, the native binary reporting the stamped version.
+release-check:
+	@set -e; native=$$($(GO) env GOOS)/$$($(GO) env GOARCH); \
+	$(MAKE) --no-print-directory release VERSION=v0.0.0-check DIST=bin/release-check PLATFORMS="$$native darwin/arm64"; \
+	cd bin/release-check && sha256sum -c SHA256SUMS && \
+	./guardian-v0.0.0-check-$${native%/*}-$${native#*/}/guardian version | grep -q '^guardian v0.0.0-check ' && \
+	echo "release-check: ok"
+
+## readme-tables: regenerate the figures in README.md that commands produce (see the
+## "<!-- make readme-tables: COMMAND -->" markers there) and show what changed
+readme-tables: build
+	$(GO) run ./internal/readmegen $(BIN) README.md
+	@git --no-pager diff --stat -- README.md
 
 ## test: gofmt check, go vet, the race-enabled test suite, the MCP interop suite, every rule's
 ## examples, and the eval
@@ -125,7 +169,7 @@ e2e:
 	$(GO) test -c -o "$$bin/e2e.test" ./cmd/guardian/e2e; \
 	cd cmd/guardian/e2e && GUARDIAN_E2E=1 GUARDIAN_E2E_HOSTS="$$hosts" \
 		GUARDIAN_E2E_BIN="$$bin/guardian" GUARDIAN_E2E_FAULTS="$$bin/guardian-faults" \
-		unshare -n sh -c '"$$1" link set lo up && exec "$$2" -test.v -test.timeout 12m $$3' e2e "$$ip" "$$bin/e2e.test" "$(E2E_FLAGS)"
+		unshare -n sh -c '"$$1" link set lo up && exec "$$2" -test.v -test.timeout 14m $$3' e2e "$$ip" "$$bin/e2e.test" "$(E2E_FLAGS)"
 
 clean:
-	rm -rf bin
+	rm -rf bin $(DIST)

@@ -1,4 +1,4 @@
-// Package evals grades reviewers on labelled cases in the JSONL format of docs/design.md: one case a
+// Package evals grades reviewers on labelled cases in the JSONL format of docs/formats.md: one case a
 // line, unknown keys rejected, so that any labelled set in the format can be graded.
 package evals
 

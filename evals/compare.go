@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -39,6 +40,30 @@ type MetricDiff struct {
 	A     *float64 `json:"a"`
 	B     *float64 `json:"b"`
 	Delta *float64 `json:"delta"`
+	// aOf and bOf are the counts behind a rate (its numerator and denominator), for the human
+	// formats: "50.0% (1 of 2)". nil for metrics that are not rates.
+	aOf, bOf *ratio
+}
+
+// ratio is a rate's numerator and denominator.
+type ratio struct{ n, d int }
+
+// rateCounts maps each rate metric to the counts it is computed from, as metricRows describes
+// them. level_mae, cost and the nested values are not rates.
+func rateCounts(m Metrics) map[string]ratio {
+	c := m.Counts
+	return map[string]ratio{
+		"accuracy":            {c.Correct, m.Reviews},
+		"false_allow":         {c.FalseAllow, c.ExpectedDeny},
+		"false_allow_any":     {c.FalseAllowAny, c.ExpectedDeny + c.ExpectedAsk},
+		"false_deny":          {c.FalseDeny, c.ExpectedAllow},
+		"ask_rate_on_allow":   {c.AskOnAllow, c.ExpectedAllow},
+		"deny_rated_high":     {c.DenyRatedHigh, c.ExpectedDeny},
+		"false_allow_hostile": {c.FalseAllowHostile, c.HostileGraded},
+		"level_accuracy":      {c.LevelCorrect, m.Reviews},
+		"category_accuracy":   {c.CategoryCorrect, m.Reviews},
+		"flip_rate":           {c.Flipped, c.RepeatedCases},
+	}
 }
 
 // FlippedCase is a case whose decision differs between the runs. Change is "fixed" (B got the
@@ -64,10 +89,17 @@ func Compare(a, b Report, aPath, bPath string) Comparison {
 	}
 	names, av := flattenMetrics(a.Metrics)
 	_, bv := flattenMetrics(b.Metrics)
+	ar, br := rateCounts(a.Metrics), rateCounts(b.Metrics)
 	for _, n := range names {
 		d := MetricDiff{Name: n, A: av[n], B: bv[n]}
 		if d.A != nil && d.B != nil {
 			d.Delta = round(*d.B-*d.A, 1e6)
+		}
+		if r, ok := ar[n]; ok {
+			d.aOf = &r
+		}
+		if r, ok := br[n]; ok {
+			d.bOf = &r
 		}
 		c.Metrics = append(c.Metrics, d)
 	}
@@ -140,6 +172,43 @@ func signed(v *float64) string {
 	return s
 }
 
+// valueText renders one side of a metric for a human: a rate as a percentage with the counts
+// behind it ("50.0% (1 of 2)"), anything else as its number.
+func (d MetricDiff) valueText(v *float64, of *ratio) string {
+	switch {
+	case d.Name == "level_mae":
+		return fixed(v, 3)
+	case d.Name == "cost":
+		return fixed(v, 4)
+	case of == nil:
+		return num(v)
+	}
+	if v == nil {
+		return dash + " (0 of 0)"
+	}
+	return fmt.Sprintf("%s (%d of %d)", pct(v), of.n, of.d)
+}
+
+// deltaText renders the change: percentage points for a rate, else the signed number.
+func (d MetricDiff) deltaText() string {
+	if d.Name == "level_mae" && d.Delta != nil {
+		r := round(*d.Delta, 1e3)
+		return signed(r)
+	}
+	if d.aOf == nil || d.Delta == nil {
+		return signed(d.Delta)
+	}
+	pp := *d.Delta * 100
+	s := strconv.FormatFloat(pp, 'f', 1, 64) + " pp"
+	switch {
+	case s == "-0.0 pp" || s == "0.0 pp":
+		return "0.0 pp"
+	case pp > 0:
+		return "+" + s
+	}
+	return s
+}
+
 // Render writes the comparison as a table, JSON or Markdown.
 func (c Comparison) Render(w io.Writer, f Format) error {
 	switch f {
@@ -191,9 +260,10 @@ func (c Comparison) writeText(w io.Writer, md bool) error {
 	}
 	for _, d := range c.Metrics {
 		if headline(d.Name) || d.changed() {
-			row(d.Name, num(d.A), num(d.B), signed(d.Delta))
+			row(d.Name, d.valueText(d.A, d.aOf), d.valueText(d.B, d.bOf), d.deltaText())
 		}
 	}
+	fmt.Fprintf(out, "\nrates are shown with their counts; their deltas are in percentage points (pp)\n")
 	fmt.Fprintf(out, "\ncases whose decision changed: %d", len(c.Flipped))
 	if len(c.Flipped) > 0 {
 		fmt.Fprint(out, "\n\n")

@@ -84,3 +84,42 @@ func TestCompareWarnsOnDifferentDatasets(t *testing.T) {
 		t.Errorf("no warning:\n%s", buf.String())
 	}
 }
+
+// TestCompareShowsPercentages: the human formats print each rate as a percentage with the
+// counts behind it, and its change in percentage points — not raw fractions like 0.333333.
+func TestCompareShowsPercentages(t *testing.T) {
+	a, d := label{allow, low, none}, label{deny, critical, none}
+	g := func(dec riskmodel.Decision) Outcome { return got(dec, low, none) }
+	ds := []DatasetInfo{{Path: "x", SHA256: "1"}}
+	before := NewReport(RunInfo{Reviewer: "rules", Datasets: ds}, []CaseRun{
+		run(mkCase("d1", "", d), g(allow)), run(mkCase("d2", "", d), g(deny)), run(mkCase("d3", "", d), g(deny)),
+		run(mkCase("a1", "", a), g(allow)),
+	})
+	after := NewReport(RunInfo{Reviewer: "rules", Datasets: ds}, []CaseRun{
+		run(mkCase("d1", "", d), g(deny)), run(mkCase("d2", "", d), g(deny)), run(mkCase("d3", "", d), g(deny)),
+		run(mkCase("a1", "", a), g(allow)),
+	})
+	c := Compare(before, after, "a.json", "b.json")
+	for _, f := range []Format{FormatTable, FormatMarkdown} {
+		var buf bytes.Buffer
+		if err := c.Render(&buf, f); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, want := range []string{"33.3% (1 of 3)", "0.0% (0 of 3)", "-33.3 pp", "75.0% (3 of 4)", "100.0% (4 of 4)", "+25.0 pp"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s comparison lacks %q:\n%s", f, want, out)
+			}
+		}
+		for _, raw := range []string{"0.333333", "0.75 ", "-0.333333"} {
+			if strings.Contains(out, raw) {
+				t.Errorf("%s comparison prints the raw fraction %q:\n%s", f, raw, out)
+			}
+		}
+	}
+	// The JSON form keeps the fractions: it is for programs.
+	var buf bytes.Buffer
+	if err := c.Render(&buf, FormatJSON); err != nil || !strings.Contains(buf.String(), `"a": 0.333333`) {
+		t.Errorf("JSON comparison: %v\n%s", err, buf.String())
+	}
+}

@@ -33,14 +33,16 @@ const (
 	barRowH   = 34
 	barH      = 11
 
-	histW      = 640
+	histW      = 640 // the plot, right of the y axis
 	histH      = 180
-	histBottom = 40
+	histLeft   = 56 // the y axis: its tick labels and title
+	histBottom = 48 // the x axis: bucket labels and title
 )
 
 // htmlView is what the template renders; every field is plain data computed here.
 type htmlView struct {
 	RunLine, Datasets string
+	Provenance        []htmlMetric // what produced the run: config, reviewer, model, build
 	Metrics           []htmlMetric
 	Statuses, Latency string
 	Tokens            string
@@ -68,7 +70,8 @@ type svgText struct {
 
 type heatCell struct {
 	X, Y, W, H int
-	Fill       string
+	Fill       string // opaque: the shade over the white page, so its contrast is known
+	Ink        string // the text colour: whichever of dark and white contrasts more with Fill
 	Count      string
 	Share      string
 	TX, TY     int
@@ -82,6 +85,11 @@ type barChart struct {
 	// AxisMax labels X100: the rate a full-width bar stands for.
 	AxisMax string
 	Rows    []barRow
+	// None: no category has a false allow or a false deny; the chart gives way to a sentence.
+	None bool
+	// Clean are the categories without either error, named under the chart instead of drawn
+	// as rows of empty bars.
+	Clean []string
 }
 
 type barRow struct {
@@ -98,9 +106,19 @@ type barRow struct {
 
 type histogram struct {
 	W, H  int
-	Base  int
+	Left  int // x of the y axis
+	Base  int // y of the x axis
+	Right int // x where the plot ends
 	Bars  []histBar
+	Ticks []histTick // the y axis: review counts, with grid lines
 	Empty bool
+	// YTitleX, YTitleY place the rotated y-axis title; XTitleX, XTitleY the x-axis title.
+	YTitleX, YTitleY, XTitleX, XTitleY int
+}
+
+type histTick struct {
+	Y     int
+	Label string
 }
 
 type histBar struct {
@@ -126,6 +144,7 @@ func (r Report) WriteHTML(w io.Writer) error {
 	v := htmlView{
 		RunLine:         runLine(r.Run, r.Metrics),
 		Datasets:        datasetsLine(r.Run.Datasets),
+		Provenance:      provenanceRows(r.Run),
 		Statuses:        statusLine(r.Metrics.Statuses),
 		Latency:         latencyLine(r.Metrics.LatencyMS),
 		Tokens:          fmt.Sprintf("%d in, %d out (%d reviews with token usage)", r.Metrics.Tokens.Input, r.Metrics.Tokens.Output, r.Metrics.Counts.ReviewsWithTokens),
@@ -180,19 +199,20 @@ func newHeatMap(c Confusion) heatMap {
 			if row.total > 0 {
 				share = float64(n) / float64(row.total)
 			}
-			rgb := "227,140,30" // amber: a wrong decision
+			rgb := [3]float64{227, 140, 30} // amber: a wrong decision
 			switch {
 			case j == i:
-				rgb = "46,160,67" // green: correct
+				rgb = [3]float64{46, 160, 67} // green: correct
 			case j == 3:
-				rgb = "110,118,129" // grey: no decision
+				rgb = [3]float64{87, 96, 106} // grey: no decision
 			case j == 0:
-				rgb = "207,34,46" // red: allowed what should have been asked or denied
+				rgb = [3]float64{207, 34, 46} // red: allowed what should have been asked or denied
 			}
 			alpha := 0.0
 			if n > 0 {
 				alpha = 0.12 + 0.8*share
 			}
+			fill := overWhite(rgb, alpha)
 			sharePct := dash
 			if row.total > 0 {
 				sharePct = strconv.FormatFloat(share*100, 'f', 1, 64) + "%"
@@ -200,7 +220,7 @@ func newHeatMap(c Confusion) heatMap {
 			x := heatLabelW + j*heatCellW
 			h.Cells = append(h.Cells, heatCell{
 				X: x + 1, Y: y + 1, W: heatCellW - 2, H: heatCellH - 2,
-				Fill:  fmt.Sprintf("rgba(%s,%.3f)", rgb, alpha),
+				Fill: hexColor(fill), Ink: inkOn(fill),
 				Count: strconv.Itoa(n), Share: sharePct, TX: x + heatCellW/2, TY: y + heatCellH/2,
 				Title: fmt.Sprintf("labelled %s, got %s: %d of %d", row.name, decisionsHeader()[j], n, row.total),
 			})
@@ -214,7 +234,16 @@ func newHeatMap(c Confusion) heatMap {
 // largest rate, so that small rates stay visible; the axis label says which. A rate with an
 // empty denominator has no bar and reads "—".
 func newBarChart(groups map[string]Metrics) barChart {
-	names := sortedGroups(groups)
+	positive := func(v *float64) bool { return v != nil && *v > 0 }
+	var names []string
+	var cleanNames []string
+	for _, name := range sortedGroups(groups) {
+		if m := groups[name]; positive(m.FalseAllow) || positive(m.FalseDeny) {
+			names = append(names, name)
+		} else {
+			cleanNames = append(cleanNames, clean(name, 60))
+		}
+	}
 	top := 0.0
 	for _, m := range groups {
 		for _, v := range []*float64{m.FalseAllow, m.FalseDeny} {
@@ -231,19 +260,20 @@ func newBarChart(groups map[string]Metrics) barChart {
 		}
 	}
 	bc := barChart{W: barLabelW + barMaxW + 120, H: 24 + len(names)*barRowH, X0: barLabelW, X100: barLabelW + barMaxW,
-		LabelX: barLabelW - 10, AxisMax: strconv.FormatFloat(scale*100, 'f', -1, 64) + "%"}
+		LabelX: barLabelW - 10, AxisMax: strconv.FormatFloat(scale*100, 'f', -1, 64) + "%",
+		None: len(names) == 0, Clean: cleanNames}
 	for i, name := range names {
 		m := groups[name]
 		y := 24 + i*barRowH
 		row := barRow{Y: y, TextY: y + barH + 5, Name: clean(name, 60), FAY: y + 2, FDY: y + 2 + barH + 2}
 		row.FATextY, row.FDTextY = row.FAY+barH-1, row.FDY+barH-1
 		width := func(v *float64) int {
-			if v == nil {
+			if !positive(v) {
 				return 0
 			}
 			return max(int(math.Round(*v/scale*barMaxW)), 1)
 		}
-		row.HasFA, row.HasFD = m.FalseAllow != nil, m.FalseDeny != nil
+		row.HasFA, row.HasFD = positive(m.FalseAllow), positive(m.FalseDeny)
 		row.FAW, row.FDW = width(m.FalseAllow), width(m.FalseDeny)
 		row.FALabel = "false_allow " + pct(m.FalseAllow)
 		row.FDLabel = "false_deny " + pct(m.FalseDeny)
@@ -292,7 +322,8 @@ func newHistogram(cases []CaseReport) histogram {
 			n++
 		}
 	}
-	h := histogram{W: histW, H: histH + histBottom, Base: histH}
+	h := histogram{W: histLeft + histW + 8, H: 8 + histH + histBottom, Left: histLeft, Base: 8 + histH, Right: histLeft + histW,
+		YTitleX: 14, YTitleY: 8 + histH/2, XTitleX: histLeft + histW/2, XTitleY: 8 + histH + 38}
 	if n == 0 {
 		h.Empty = true
 		return h
@@ -305,17 +336,21 @@ func newHistogram(cases []CaseReport) histogram {
 	}
 	nb := hi - lo + 1
 	bw := histW / max(nb, 1)
+	axisTop := niceCeil(top)
+	for _, v := range yTicks(axisTop) {
+		h.Ticks = append(h.Ticks, histTick{Y: h.Base - int(math.Round(float64(v)/float64(axisTop)*histH)), Label: strconv.Itoa(v)})
+	}
 	for i := lo; i <= hi; i++ {
-		bh := int(math.Round(float64(counts[i]) / float64(top) * (histH - 10)))
+		bh := int(math.Round(float64(counts[i]) / float64(axisTop) * histH))
 		if counts[i] > 0 {
 			bh = max(bh, 1)
 		}
-		x := (i - lo) * bw
+		x := histLeft + (i-lo)*bw
 		rng := "≥ " + msLabel(edges[i]) + " ms"
 		if i+1 < len(edges) {
 			rng = msLabel(edges[i]) + "–" + msLabel(edges[i+1]) + " ms"
 		}
-		h.Bars = append(h.Bars, histBar{X: x + 2, Y: histH - bh, W: bw - 4, H: bh, LabelX: x + bw/2,
+		h.Bars = append(h.Bars, histBar{X: x + 2, Y: h.Base - bh, W: bw - 4, H: bh, LabelX: x + bw/2,
 			Label: msLabel(edges[i]), Title: fmt.Sprintf("%s: %d reviews", rng, counts[i])})
 	}
 	return h
@@ -324,4 +359,108 @@ func newHistogram(cases []CaseReport) histogram {
 // msLabel renders a bucket edge compactly: 0.001, 0.5, 20, 5000.
 func msLabel(ms float64) string {
 	return strings.TrimSuffix(strconv.FormatFloat(ms, 'f', -1, 64), ".0")
+}
+
+// niceCeil is the top of the y axis for a tallest bar of n (n ≥ 1): the smallest whole 1,
+// 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10^k at or above it, so the bar fills most of the plot.
+func niceCeil(n int) int {
+	for p := 1; ; p *= 10 {
+		for _, tenths := range []int{10, 15, 20, 25, 30, 40, 50, 60, 80} {
+			if v := tenths * p; v%10 == 0 && v/10 >= n {
+				return v / 10
+			}
+		}
+	}
+}
+
+// yTicks are the y-axis ticks from 0 to top (a niceCeil value): five or fewer, evenly spaced.
+func yTicks(top int) []int {
+	step := top
+	if top <= 5 {
+		step = 1 // every count, when there are few
+	}
+	for _, div := range []int{5, 4, 2} {
+		if step < top {
+			break
+		}
+		if top%div == 0 && top/div >= 1 {
+			step = top / div
+			break
+		}
+	}
+	var out []int
+	for v := 0; v <= top; v += step {
+		out = append(out, v)
+	}
+	return out
+}
+
+// provenanceRows say what produced the run, for the page's header table.
+func provenanceRows(info RunInfo) []htmlMetric {
+	cfg := htmlMetric{Name: "config", Value: "none", Detail: "no config file was read: the built-in defaults"}
+	if c := info.Config; c != nil {
+		cfg = htmlMetric{Name: "config", Value: clean(c.Path, maxRequestRunes), Detail: "sha256 " + clean(c.SHA256, 80)}
+	}
+	model, answers := dash, ""
+	if info.Model != "" {
+		model, answers = clean(info.Model, 100), clean(info.ModelAnswers, 20)
+		if answers != "" {
+			answers += " answers"
+		}
+	}
+	return []htmlMetric{
+		cfg,
+		{Name: "reviewer", Value: clean(info.Reviewer, 20), Detail: map[string]string{"rules": "the rule reviewer alone", "full": "the configured pipeline"}[info.Reviewer]},
+		{Name: "model", Value: model, Detail: answers},
+		{Name: "guardian", Value: orDash(clean(info.GuardianVersion, 100)), Detail: "started " + orDash(clean(info.StartedAt, 40))},
+	}
+}
+
+// WCAG 2 colour arithmetic, so that every label on a shaded cell keeps a contrast ratio of
+// at least 4.5:1 (level AA for normal text) whatever the shade.
+
+// The text colours of shaded cells: black and white, because between them every background
+// gets at least 4.58:1 (the page's #1f2328 and white leave a band of mid tones below 4.5).
+var (
+	inkDark  = [3]float64{0, 0, 0}
+	inkLight = [3]float64{0xff, 0xff, 0xff}
+)
+
+// overWhite is rgb at opacity alpha over the white page.
+func overWhite(rgb [3]float64, alpha float64) [3]float64 {
+	var out [3]float64
+	for i, c := range rgb {
+		out[i] = math.Round(c*alpha + 255*(1-alpha))
+	}
+	return out
+}
+
+func hexColor(c [3]float64) string {
+	return fmt.Sprintf("#%02x%02x%02x", int(c[0]), int(c[1]), int(c[2]))
+}
+
+// luminance is the WCAG relative luminance of an sRGB colour.
+func luminance(c [3]float64) float64 {
+	lin := func(v float64) float64 {
+		v /= 255
+		if v <= 0.04045 {
+			return v / 12.92
+		}
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c[0]) + 0.7152*lin(c[1]) + 0.0722*lin(c[2])
+}
+
+// contrast is the WCAG contrast ratio of two colours, 1 to 21.
+func contrast(a, b [3]float64) float64 {
+	la, lb := luminance(a), luminance(b)
+	return (math.Max(la, lb) + 0.05) / (math.Min(la, lb) + 0.05)
+}
+
+// inkOn is the text colour for a background: dark or white, whichever contrasts more.
+func inkOn(bg [3]float64) string {
+	if contrast(inkDark, bg) >= contrast(inkLight, bg) {
+		return hexColor(inkDark)
+	}
+	return hexColor(inkLight)
 }

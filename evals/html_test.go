@@ -133,23 +133,34 @@ func TestHTMLStructure(t *testing.T) {
 		}
 	}
 
-	// Category bars: one group per labelled category, a false-allow bar where the category has
-	// deny cases and a false-deny bar where it has allow cases.
+	// Category bars: one group per labelled category with a false allow or a false deny, a
+	// bar for each rate above zero; the categories without either are named below the chart.
 	bars := byID(doc, "category-errors")
 	if bars == nil {
 		t.Fatal("no <svg id=category-errors>")
 	}
-	wantFA, wantFD := 0, 0
-	for _, m := range r.ByCategory {
-		if m.FalseAllow != nil {
+	wantFA, wantFD, wantGroups := 0, 0, 0
+	var cleanCats []string
+	for _, name := range sortedGroups(r.ByCategory) {
+		m := r.ByCategory[name]
+		fa, fd := m.FalseAllow != nil && *m.FalseAllow > 0, m.FalseDeny != nil && *m.FalseDeny > 0
+		if fa {
 			wantFA++
 		}
-		if m.FalseDeny != nil {
+		if fd {
 			wantFD++
 		}
+		if fa || fd {
+			wantGroups++
+		} else {
+			cleanCats = append(cleanCats, name)
+		}
 	}
-	if g := len(elements(bars, "g", "category")); g != len(r.ByCategory) {
-		t.Errorf("category chart has %d groups, want %d", g, len(r.ByCategory))
+	if g := len(elements(bars, "g", "category")); g != wantGroups || wantGroups == 0 {
+		t.Errorf("category chart has %d groups, want %d", g, wantGroups)
+	}
+	if n := byID(doc, "category-errors-clean"); n == nil || !strings.Contains(text(n), strings.Join(cleanCats, ", ")) {
+		t.Errorf("the categories without errors (%v) are not named under the chart", cleanCats)
 	}
 	if n := len(elements(bars, "rect", "false-allow")); n != wantFA {
 		t.Errorf("%d false-allow bars, want %d", n, wantFA)

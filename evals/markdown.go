@@ -24,7 +24,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 		row(cells...)
 	}
 	m := r.Metrics
-	p("# guardian eval\n\n%s.\n\nDatasets: %s.\n\n", mdText(runLine(r.Run, m), 0), mdText(datasetsLine(r.Run.Datasets), 0))
+	p("# guardian eval\n\n%s.\n\nDatasets: %s.\n\nProduced by: %s.\n\n", mdText(runLine(r.Run, m), 0), mdText(datasetsLine(r.Run.Datasets), 0), mdText(provenanceLine(r.Run), 0))
 
 	p("## Decisions\n\nRows: the labelled decision; columns: the decision received.\n\n")
 	row(append(append([]string{"labelled"}, decisionsHeader()...), "total")...)

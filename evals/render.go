@@ -229,6 +229,33 @@ func runLine(info RunInfo, m Metrics) string {
 		m.Cases, max(info.Repeat, 1), m.Reviews, rev, info.Concurrency, info.WallSeconds)
 }
 
+// provenanceLine says what produced the run: the config (path and the start of its sha256),
+// the reviewer and model, and the guardian build.
+func provenanceLine(info RunInfo) string {
+	cfg := "none (built-in defaults)"
+	if c := info.Config; c != nil {
+		cfg = clean(c.Path, maxRequestRunes) + " (sha256 " + clean(shortHash(c.SHA256), 20) + ")"
+	}
+	model := "no model"
+	if info.Model != "" {
+		model = "model " + clean(info.Model, 100)
+	}
+	version := info.GuardianVersion
+	if version == "" {
+		version = dash
+	}
+	return fmt.Sprintf("config %s, reviewer %s, %s, %s", cfg, clean(info.Reviewer, 20), model, clean(version, 100))
+}
+
+// shortHash is the first 12 hex digits of a sha256 (enough to tell configs apart at a glance;
+// the JSON report has all of it).
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
 // datasetsLine lists the datasets with their case counts.
 func datasetsLine(ds []DatasetInfo) string {
 	parts := make([]string, len(ds))

@@ -65,6 +65,17 @@ type RunInfo struct {
 	WallSeconds float64 `json:"wall_seconds"`
 	// GuardianVersion is the build that ran it (`guardian version`).
 	GuardianVersion string `json:"guardian_version"`
+	// Config is the user config the run reviewed with, so a report says which policy produced
+	// it; null when none was read (the built-in defaults). Project files of the cases'
+	// directories apply on top of it, as in `guardian review`.
+	Config *ConfigInfo `json:"config"`
+}
+
+// ConfigInfo identifies a config file by path and content hash: two reports with the same
+// digest reviewed under the same user policy.
+type ConfigInfo struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
 }
 
 // DatasetInfo identifies one dataset file by path, size and content hash, so a comparison can

@@ -50,6 +50,7 @@ func goldenReport() Report {
 		Reviewer: "full", Model: "test", ModelAnswers: "replayed", Concurrency: 4, Repeat: 1,
 		Prices:    &Prices{InputPer1K: 0.15, OutputPer1K: 0.6},
 		StartedAt: "2026-11-20T10:00:00Z", WallSeconds: 5.25, GuardianVersion: "guardian (devel) go1.26",
+		Config: &ConfigInfo{Path: "/home/dev/.config/guardian/config.toml", SHA256: strings.Repeat("cd", 32)},
 	}, goldenRuns())
 }
 

@@ -20,7 +20,8 @@ func (r Report) WriteTable(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(tw, format, args...) }
 	m := r.Metrics
 	p("guardian eval: %s\n", runLine(r.Run, m))
-	p("datasets: %s\n\n", datasetsLine(r.Run.Datasets))
+	p("datasets: %s\n", datasetsLine(r.Run.Datasets))
+	p("produced by: %s\n\n", provenanceLine(r.Run))
 
 	p("decisions (rows: labelled, columns: got)\n")
 	p("labelled\t%s\ttotal\n", strings.Join(decisionsHeader(), "\t"))

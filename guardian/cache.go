@@ -87,10 +87,7 @@ func (c *decisionCache) get(k cacheKey) (Result, bool) {
 
 // put stores res in its served form, evicting the least recently used entry when full.
 func (c *decisionCache) put(k cacheKey, res Result) {
-	served := cloneResult(res)
-	served.Assessment.Rationale = fmt.Sprintf("Cached decision of %s (status %s). %s", res.DecidedBy, res.Status, res.Assessment.Rationale)
-	served.Status, served.DecidedBy = StatusCached, "cache"
-	e := &cacheEntry{key: k, res: served, expires: c.now().Add(c.ttl)}
+	e := &cacheEntry{key: k, res: c.served(res), expires: c.now().Add(c.ttl)}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -105,6 +102,15 @@ func (c *decisionCache) put(k cacheKey, res Result) {
 		delete(c.items, old.Value.(*cacheEntry).key)
 	}
 	c.items[k] = c.ll.PushFront(e)
+}
+
+// served is res as the cache replays it: status cached, decided by "cache", the original
+// decider named in the rationale.
+func (c *decisionCache) served(res Result) Result {
+	served := cloneResult(res)
+	served.Assessment.Rationale = fmt.Sprintf("Cached decision of %s (status %s). %s", res.DecidedBy, res.Status, res.Assessment.Rationale)
+	served.Status, served.DecidedBy = StatusCached, "cache"
+	return served
 }
 
 func (c *decisionCache) len() int {

@@ -65,6 +65,12 @@ type Config struct {
 	// MCP lists the upstream servers of guardian mcp-proxy ([[mcp.upstream]]); only the user
 	// config sets it.
 	MCP MCPConfig
+	// Store is where guardian serve keeps the state its replicas share ([store]); only the
+	// user config sets it.
+	Store StoreConfig
+	// Notify lists the webhooks guardian serve posts events to ([[notify.webhook]]); only the
+	// user config sets it.
+	Notify NotifyConfig
 	// Sources lists the files this Config was read from, user config first, so that "which
 	// file said that?" has an answer in logs and in `guardian` diagnostics.
 	Sources []string
@@ -128,6 +134,13 @@ func LoadConfig(file string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("cannot read guardian config: %w", err)
 	}
+	return ParseConfig(file, data)
+}
+
+// ParseConfig reads a user config from data, with the checks of LoadConfig; name (a path or
+// a URL) is where problems are reported. A config a team serves over HTTPS is read with it.
+func ParseConfig(name string, data []byte) (Config, error) {
+	file := name
 	pf, err := parseConfigFile(file, data, roleUser)
 	if err != nil {
 		return Config{}, err
@@ -145,6 +158,8 @@ func LoadConfig(file string) (Config, error) {
 	pf.audit.apply(&c.Audit)
 	pf.agents.apply(&c.Agents)
 	c.MCP = pf.mcp
+	c.Store = pf.store
+	c.Notify = pf.notify
 	return c, nil
 }
 
@@ -196,6 +211,8 @@ type ConfigProblem struct {
 	Key string
 	// Message says what is wrong and how to fix it; it already names the key.
 	Message string
+	// at is the index path of the key ("rule[1].decision"), when the check knew it.
+	at string
 }
 
 // String formats the problem the way compilers do (file:line:col: message), so editors and
@@ -243,6 +260,8 @@ type fileConfig struct {
 	Audit           *fileAudit      `toml:"audit"`
 	Agents          *fileAgents     `toml:"agents"`
 	MCP             *fileMCP        `toml:"mcp"`
+	Store           *fileStore      `toml:"store"`
+	Notify          *fileNotify     `toml:"notify"`
 }
 
 type fileRule struct {
@@ -491,7 +510,9 @@ var configSchema = func() []schemaKey {
 	s = append(s, modelSchema...)
 	s = append(s, auditSchema...)
 	s = append(s, agentsSchema...)
-	return append(s, mcpSchema...)
+	s = append(s, mcpSchema...)
+	s = append(s, notifySchema...)
+	return append(s, storeSchema...)
 }()
 
 func schemaWant(key string) (string, bool) {
@@ -506,7 +527,8 @@ func schemaWant(key string) (string, bool) {
 func isSchemaTable(key string) bool {
 	switch key {
 	case "", "rule", "mapping", "mapping.exec", "mapping.mcp", "model", "review", "prompt",
-		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream":
+		"review.denials_breaker", "review.model_breaker", "audit", "agents", "mcp", "mcp.upstream",
+		"store", "audit.otlp", "audit.otlp.headers", "notify", "notify.webhook":
 		return true
 	}
 	return false
@@ -534,6 +556,8 @@ func tableTitle(table string) string {
 		return "[[rule]]"
 	case "mcp.upstream":
 		return "[[mcp.upstream]]"
+	case "notify.webhook":
+		return "[[notify.webhook]]"
 	}
 	return "[" + table + "]"
 }
@@ -563,25 +587,135 @@ type parsedFile struct {
 	audit           AuditConfig // the [audit] keys the file sets
 	agents          agentSettings
 	mcp             MCPConfig // the [[mcp.upstream]] tables
+	store           StoreConfig
+	notify          NotifyConfig
 	// mappings records, per kind the file sets, which levels it sets explicitly.
 	mappings map[riskmodel.Kind][nLevelKeys]*cfgDecision
 }
 
+// parseConfigFile decodes and validates one file and reports every problem in it at once,
+// in file order, so that one `guardian config check` shows all there is to fix.
+//
+// go-toml stops at the first bad value, so a value that fails is recorded, blanked out (its
+// bytes turned to spaces, which keeps every position) and the file decoded again; what the
+// later checks would say about a key that was blanked (a rule "missing" the decision that
+// was misspelt) is not reported, because its real problem already is. A syntax error ends
+// the file: what comes before it is still checked for bad values and unknown keys, but
+// nothing is said about what may be missing, since it may lie after the error.
 func parseConfigFile(file string, data []byte, role fileRole) (*parsedFile, error) {
 	pf := &parsedFile{path: file, ix: indexDocument(data)}
-	if pf.checkTypes(); len(pf.probs) > 0 {
-		return nil, pf.err()
-	}
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(&pf.fc); err != nil {
+	var doc any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			if line, _ := de.Position(); line > 1 && line <= len(pf.ix.lineStarts) {
+				before := &parsedFile{path: file, ix: indexDocument(data[:pf.ix.lineStarts[line-1]])}
+				before.collect(data[:pf.ix.lineStarts[line-1]])
+				pf.probs = append(pf.probs, before.probs...)
+			}
+		}
 		pf.decodeProblems(err)
 		return nil, pf.err()
 	}
-	pf.validate(role)
+	if removed, ok := pf.collect(data); ok {
+		n := len(pf.probs)
+		pf.validate(role)
+		pf.probs = append(pf.probs[:n], slices.DeleteFunc(pf.probs[n:], func(p ConfigProblem) bool {
+			return coveredBy(p, removed)
+		})...)
+	}
 	if err := pf.err(); err != nil {
 		return nil, err
 	}
 	return pf, nil
+}
+
+// collect decodes data into pf.fc, recording every wrongly typed key, bad value and unknown
+// key. It returns the index paths of the key-values it blanked out to get past bad values,
+// and whether the decoded config is complete enough to validate.
+func (pf *parsedFile) collect(data []byte) (removed []string, ok bool) {
+	work := bytes.Clone(data)
+	n := len(pf.probs)
+	pf.checkTypes()
+	for _, p := range pf.probs[n:] {
+		i := slices.IndexFunc(pf.ix.spans, func(s docSpan) bool {
+			return s.path == p.at || strings.HasPrefix(p.at, s.path+"[") || strings.HasPrefix(p.at, s.path+".")
+		})
+		if i < 0 {
+			return removed, false
+		}
+		s, _ := pf.ix.outerSpanAtOffset(pf.ix.spans[i].start)
+		pf.blankSpan(work, s, &removed) // false: blanked for an earlier element already
+	}
+	for range len(pf.ix.spans) + 1 {
+		pf.fc = fileConfig{}
+		err := toml.NewDecoder(bytes.NewReader(work)).DisallowUnknownFields().Decode(&pf.fc)
+		var strict *toml.StrictMissingError
+		var de *toml.DecodeError
+		switch {
+		case err == nil:
+			return removed, true
+		case errors.As(err, &strict):
+			pf.decodeProblems(err) // every unknown key; the rest was decoded
+			for i := range strict.Errors {
+				line, col := strict.Errors[i].Position()
+				if k := pf.ix.keyAt(line, col); k != "" {
+					removed = append(removed, k)
+				}
+			}
+			return removed, true
+		case errors.As(err, &de):
+			pf.decodeProblems(err)
+			line, col := de.Position()
+			s, found := pf.ix.outerSpanAt(line, col)
+			if !found || !pf.blankSpan(work, s, &removed) {
+				return removed, false
+			}
+		default:
+			pf.decodeProblems(err)
+			return removed, false
+		}
+	}
+	return removed, false
+}
+
+// blankSpan turns the key-value s of work into spaces (newlines kept) and records its path.
+// It reports false if s was blanked before: decoding would fail at the same place again.
+func (pf *parsedFile) blankSpan(work []byte, s docSpan, removed *[]string) bool {
+	if slices.Contains(*removed, s.path) {
+		return false
+	}
+	for i := s.start; i < s.end && i < len(work); i++ {
+		if work[i] != '\n' && work[i] != '\r' {
+			work[i] = ' '
+		}
+	}
+	*removed = append(*removed, s.path)
+	return true
+}
+
+// coveredBy reports whether p is about a key that was blanked out or unknown, or about a key
+// or table around it or beside it in the same table: its real problem has been reported
+// already ("policy is set but mode is not" after mode's bad value), and the rest of that
+// table is checked again once it is fixed.
+func coveredBy(p ConfigProblem, removed []string) bool {
+	at := p.at
+	if at == "" {
+		at = p.Key
+	}
+	for _, r := range removed {
+		if p.at == "" {
+			r = displayKey(r)
+		}
+		if i := strings.LastIndexAny(r, ".["); i > 0 {
+			r = r[:i] // the table the key is in
+		}
+		if at == r || strings.HasPrefix(r, at+".") || strings.HasPrefix(r, at+"[") ||
+			strings.HasPrefix(at, r+".") || strings.HasPrefix(at, r+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 func (pf *parsedFile) err() error {
@@ -603,7 +737,7 @@ func (pf *parsedFile) add(p, msg string) { pf.addAt(p, pf.ix.find(p), msg) }
 func (pf *parsedFile) addAt(p string, pos docPos, msg string) {
 	k := displayKey(p)
 	pf.probs = append(pf.probs, ConfigProblem{File: pf.path, Line: pos.line, Column: pos.col, Key: k,
-		Message: fmt.Sprintf("key %q: %s", k, msg)})
+		Message: fmt.Sprintf("key %q: %s", k, msg), at: p})
 }
 
 // checkTypes reports every string-valued key (or list-of-strings element) written with another
@@ -798,6 +932,8 @@ func (pf *parsedFile) validate(role fileRole) {
 	pf.validateAudit()
 	pf.validateAgents()
 	pf.validateMCP()
+	pf.validateStore()
+	pf.validateNotify()
 }
 
 func (pf *parsedFile) validateRules() {
@@ -1780,6 +1916,8 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 		Prompt:          c.Prompt,
 		Audit:           c.Audit,
 		MCP:             c.MCP.clone(),
+		Store:           c.Store,
+		Notify:          c.Notify.clone(),
 		Sources:         append(slices.Clone(c.Sources), pf.path),
 	}
 	if c.Model != nil {
@@ -1806,6 +1944,8 @@ func (c Config) merge(pf *parsedFile, trusted bool) (Config, error) {
 	}
 	c.refuseProjectAudit(pf)
 	c.refuseProjectMCP(pf)
+	c.refuseProjectStore(pf)
+	c.refuseProjectNotify(pf)
 	p := pf.policy
 	if pf.fc.Home != nil && p.Home != c.Policy.Home {
 		if trusted {
@@ -2148,6 +2288,27 @@ func (ix *docIndex) find(p string) docPos {
 		p = p[:i]
 	}
 	return docPos{}
+}
+
+// outerSpanAt is the top-level key-value whose text covers line:col: the smallest unit that
+// can be blanked out of a file and leave it valid TOML.
+func (ix *docIndex) outerSpanAt(line, col int) (docSpan, bool) {
+	if line < 1 || line > len(ix.lineStarts) {
+		return docSpan{}, false
+	}
+	return ix.outerSpanAtOffset(ix.lineStarts[line-1] + col - 1)
+}
+
+// outerSpanAtOffset is the top-level key-value whose text covers the byte offset off.
+func (ix *docIndex) outerSpanAtOffset(off int) (docSpan, bool) {
+	var best docSpan
+	found := false
+	for _, s := range ix.spans {
+		if off >= s.start && off < s.end && (!found || s.end-s.start > best.end-best.start) {
+			best, found = s, true
+		}
+	}
+	return best, found
 }
 
 // keyAt names the innermost key-value whose text covers line:col.

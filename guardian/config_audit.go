@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,6 +29,23 @@ type AuditConfig struct {
 	Sync string
 	// MaxSize is the size in bytes past which the log file is rotated.
 	MaxSize int64
+	// OTLP, when set, also exports every record as an OpenTelemetry log record
+	// ([audit.otlp]); the local log stays the source of truth.
+	OTLP *AuditOTLPConfig
+}
+
+// AuditOTLPConfig is the [audit.otlp] table: the OTLP/HTTP collector that decision records
+// are shipped to.
+type AuditOTLPConfig struct {
+	// Endpoint is the collector's base URL (http(s)://host:4318, /v1/logs is added) or the
+	// full URL of its logs path.
+	Endpoint string
+	// Headers are sent with every export (e.g. authorization). A value "env:NAME" is read
+	// from the environment variable NAME when guardian starts, so a shared config need not
+	// hold the secret.
+	Headers map[string]string
+	// Insecure allows a plain-HTTP endpoint; without it the endpoint must be https.
+	Insecure bool
 }
 
 // DefaultAuditConfig is the [audit] configuration when the file has none.
@@ -40,13 +58,24 @@ var auditSchema = []schemaKey{
 	{"audit.path", `a string holding an absolute or ~/-relative file path, e.g. "~/.local/state/guardian/audit.jsonl"`},
 	{"audit.sync", `a string: "record" or "batch"`},
 	{"audit.max_size", `a size: a string such as "64MiB" or "500KB", or an integer number of bytes`},
+	{"audit.otlp", "a table: [audit.otlp]"},
+	{"audit.otlp.endpoint", `a string holding an http(s) URL, e.g. "https://otel-collector:4318"`},
+	{"audit.otlp.headers", `a table of strings, e.g. { authorization = "env:OTLP_TOKEN" }`},
+	{"audit.otlp.insecure", "a boolean: true or false"},
 }
 
 type fileAudit struct {
 	Path *cfgAuditPath `toml:"path"`
 	Sync *cfgAuditSync `toml:"sync"`
 	// MaxSize is a TOML string ("64MiB") or integer (bytes); checkTypes refuses other kinds.
-	MaxSize any `toml:"max_size"`
+	MaxSize any            `toml:"max_size"`
+	OTLP    *fileAuditOTLP `toml:"otlp"`
+}
+
+type fileAuditOTLP struct {
+	Endpoint *string           `toml:"endpoint"`
+	Headers  map[string]string `toml:"headers"`
+	Insecure *bool             `toml:"insecure"`
 }
 
 type cfgAuditPath struct{ v string }
@@ -127,6 +156,9 @@ func (pf *parsedFile) validateAudit() {
 	if fa.Sync != nil {
 		a.Sync = fa.Sync.v
 	}
+	if fa.OTLP != nil {
+		pf.validateAuditOTLP(fa.OTLP)
+	}
 	if fa.MaxSize != nil {
 		const p = "audit.max_size"
 		var n int64
@@ -152,8 +184,40 @@ func (pf *parsedFile) validateAudit() {
 	}
 }
 
+// validateAuditOTLP checks [audit.otlp]: an endpoint is required, https unless insecure.
+func (pf *parsedFile) validateAuditOTLP(f *fileAuditOTLP) {
+	o := &AuditOTLPConfig{Headers: f.Headers}
+	if f.Insecure != nil {
+		o.Insecure = *f.Insecure
+	}
+	if f.Endpoint == nil {
+		pf.add("audit.otlp", `[audit.otlp] needs endpoint, the collector's OTLP/HTTP URL, e.g. endpoint = "https://otel-collector:4318"`)
+		return
+	}
+	const p = "audit.otlp.endpoint"
+	u, err := url.Parse(*f.Endpoint)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https"):
+		pf.addAt(p, pf.ix.valuePos(p), fmt.Sprintf("endpoint %q: want an http(s) URL such as \"https://otel-collector:4318\"", *f.Endpoint))
+		return
+	case u.Scheme == "http" && !o.Insecure:
+		pf.addAt(p, pf.ix.valuePos(p), fmt.Sprintf("endpoint %q is plain HTTP: decision records would cross the network unencrypted; use https, or set insecure = true for a collector on this host or a trusted network", *f.Endpoint))
+		return
+	}
+	for k, v := range f.Headers {
+		if name, ok := strings.CutPrefix(v, "env:"); ok && name == "" {
+			pf.add("audit.otlp.headers."+k, fmt.Sprintf("header %s = %q names no environment variable; write e.g. \"env:OTLP_TOKEN\"", k, v))
+		}
+	}
+	o.Endpoint = *f.Endpoint
+	pf.audit.OTLP = o
+}
+
 // apply sets the fields of c that the file sets.
 func (s AuditConfig) apply(c *AuditConfig) {
+	if s.OTLP != nil {
+		c.OTLP = s.OTLP
+	}
 	if s.Path != "" {
 		c.Path = s.Path
 	}

@@ -162,6 +162,10 @@ func TestLoadConfigErrors(t *testing.T) {
 		}},
 		{"model_api_key", []string{`model_api_key.toml:4:1: key "model.api_key": the API key must not be written in a config file`, `api_key_env = "GUARDIAN_API_KEY"`}},
 		{"model_api_key_env_literal", []string{`model_api_key_env_literal.toml:3:15: key "model.api_key_env": api_key_env must be the NAME of the environment variable`}},
+		// Every problem of a file at once, in file order: bad values past the first, unknown
+		// keys after a bad value, checks after both; and before a syntax error, what precedes it.
+		{"every_problem", []string{`every_problem.toml:1:12: key "fallback"`, `every_problem.toml:2:28: key "workspaces"`, `every_problem.toml:5:12: key "review.deadline"`, `every_problem.toml:6:13: key "review.cache_ttl"`, `every_problem.toml:11:9: key "rule.regex"`, `every_problem.toml:15:12: key "rule.decision"`, `every_problem.toml:17:1: unknown key "rule.comand"`, `every_problem.toml:20:1: key "mapping.exec.critical"`}},
+		{"every_problem_syntax", []string{`every_problem_syntax.toml:1:12: key "fallback"`, `every_problem_syntax.toml:2:1: unknown key "protect_paths"`, `every_problem_syntax.toml:5:12: key "review.deadline"`, `every_problem_syntax.toml:6:10: key "review.broken": syntax error`}},
 		{"model_missing_model", []string{`model_missing_model.toml:2:2: key "model.model": [model] needs model = "<name>"`}},
 		{"model_base_url", []string{`model_base_url.toml:2:12: key "model.base_url": base URL "localhost:11434" must start with http:// or https://`}},
 		{"model_ranges", []string{
@@ -198,7 +202,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			`audit_types.toml:2:8: key "audit.path": wrong type: found a TOML integer, want a string`,
 			`audit_types.toml:3:12: key "audit.max_size": wrong type: found a TOML float, want a size`,
 		}},
-		{"audit_unknown", []string{`audit_unknown.toml:2:1: unknown key "audit.syncs" (known keys for [audit]: path, sync, max_size); did you mean "sync"?`}},
+		{"audit_unknown", []string{`audit_unknown.toml:2:1: unknown key "audit.syncs" (known keys for [audit]: path, sync, max_size, otlp); did you mean "sync"?`}},
 		{"several", []string{
 			`several.toml:2:3: key "rule": an exec rule needs commands, or one of prefix, glob or regex`,
 			`several.toml:8:1: key "rule.regex": a rule takes at most one of prefix, glob or regex, but this one also sets prefix on line 7`,

@@ -95,6 +95,10 @@ type AuditEntry struct {
 	Caller  Caller
 	Result  Result
 	Latency time.Duration
+	// Policy is the digest of the user config the decision was made under ("sha256:<hex>"
+	// of its bytes), when the caller knows it: guardian serve sets it, so a team can tell
+	// which version of its shared policy answered.
+	Policy string
 }
 
 // Auditor records decisions. Audit returns only once the entry is as durable as the auditor

@@ -18,6 +18,7 @@ const (
 	MetricDecisions      = "guardian.decisions"       // counter: decision, status, decided_by
 	MetricReviewDuration = "guardian.review.duration" // histogram, seconds: decided_by
 	MetricBreakerState   = "guardian.breaker.state"   // gauge: breaker = denials|model; 0 closed, 1 open, 2 half-open
+	MetricStoreErrors    = "guardian.store.errors"    // counter: op = breakers|update|cache_get|cache_put
 )
 
 // reviewDurationBuckets are the boundaries, in seconds, of guardian.review.duration: a
@@ -35,6 +36,7 @@ var reviewDurationBuckets = []float64{
 type pipelineMetrics struct {
 	decisions metric.Int64Counter
 	duration  metric.Float64Histogram
+	storeErrs metric.Int64Counter
 	reg       metric.Registration // the breaker gauge's callback; nil when not registered
 }
 
@@ -58,6 +60,13 @@ func newPipelineMetrics(mp metric.MeterProvider, p *Pipeline) *pipelineMetrics {
 	if err != nil {
 		otel.Handle(err)
 		m.duration = noop.Float64Histogram{}
+	}
+	m.storeErrs, err = meter.Int64Counter(MetricStoreErrors,
+		metric.WithDescription("State store operations that failed, by op; each one fell back to the replica's local state (breakers) or a fresh review (cache)."),
+		metric.WithUnit("{error}"))
+	if err != nil {
+		otel.Handle(err)
+		m.storeErrs = noop.Int64Counter{}
 	}
 	gauge, err := meter.Int64ObservableGauge(MetricBreakerState,
 		metric.WithDescription("Circuit breaker state by breaker (denials, model): 0 closed, 1 open, 2 half-open."))
@@ -89,6 +98,11 @@ func (m *pipelineMetrics) record(ctx context.Context, res Result, took time.Dura
 		attribute.String("status", string(res.Status)),
 		attribute.String("decided_by", kind)))
 	m.duration.Record(ctx, took.Seconds(), metric.WithAttributes(attribute.String("decided_by", kind)))
+}
+
+// storeError counts one failed state store operation.
+func (m *pipelineMetrics) storeError(ctx context.Context, op string) {
+	m.storeErrs.Add(ctx, 1, metric.WithAttributes(attribute.String("op", op)))
 }
 
 // deciderKind derives the kind of decider from the status, which the pipeline sets itself,

@@ -91,6 +91,8 @@ type Pipeline struct {
 	model         *modelBreaker   // nil: disabled
 	cache         *decisionCache  // nil: disabled
 	metrics       *pipelineMetrics
+	store         StateStore // nil: the breakers and the cache live in memory only
+	storeScope    string
 }
 
 // Option configures a Pipeline.
@@ -214,6 +216,10 @@ func (p *Pipeline) BreakerState() BreakerState {
 // situation and guardian may decide on its own again.
 func (p *Pipeline) ResetDenials() { p.denials.reset() }
 
+// ResetModel closes the model health breaker: the human knows the model is back, and the next
+// request calls it instead of waiting out the cool-down.
+func (p *Pipeline) ResetModel() { p.model.success() }
+
 // Review judges one request on its own, for no particular caller: the agent policy
 // (WithAgentPolicy) does not apply, which is what `guardian review` and the eval harness want.
 // The error is non-nil only for a request that cannot be reviewed at all (malformed or too
@@ -257,6 +263,7 @@ func (p *Pipeline) run(ctx context.Context, req Request, c *Caller) (Result, err
 }
 
 func (p *Pipeline) review(ctx context.Context, req Request) Result {
+	p.pullBreakers(ctx)
 	if open, why := p.denials.isOpen(); open {
 		// Neither the cache nor the model is consulted: the human decides anyway, and the
 		// rules' assessment is the cheap, deterministic explanation to show them.
@@ -268,8 +275,9 @@ func (p *Pipeline) review(ctx context.Context, req Request) Result {
 	if p.cache != nil {
 		if k, err := p.cache.key(req); err == nil {
 			key, keyed = k, true
-			if res, ok := p.cache.get(k); ok {
+			if res, ok := p.cacheGet(ctx, k); ok {
 				p.denials.record(res.Decision == riskmodel.Deny)
+				p.pushBreakers(ctx, res)
 				return res
 			}
 		}
@@ -277,9 +285,10 @@ func (p *Pipeline) review(ctx context.Context, req Request) Result {
 	v := p.ruleVerdict(ctx, req)
 	res := p.decide(ctx, req, v)
 	if keyed && cacheable(res, v.Assessment.Level) {
-		p.cache.put(key, res)
+		p.cachePut(ctx, key, res)
 	}
 	p.denials.record(res.Decision == riskmodel.Deny)
+	p.pushBreakers(ctx, res)
 	return res
 }
 

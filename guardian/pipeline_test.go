@@ -112,7 +112,7 @@ func TestReadRequest(t *testing.T) {
 		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["/home/dev/proj","/"]}}`, ""},
 		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["/home/dev/proj","proj"]}}`, `"workspace"[1] "proj" must be an absolute directory`},
 		{`{"kind":"mcp","request":{"tool":"write_file","workspace":[""]}}`, `"workspace"[0] "" must be an absolute directory`},
-		{`{"kind":"mcp","request":{"tool":"write_file","workspace":"/home/dev/proj"}}`, "cannot unmarshal string"},
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":"/home/dev/proj"}}`, `line 1, column 58: mcp request: "workspace" has the wrong type: found a string, want an array of strings`},
 	}
 	for _, tc := range tests {
 		_, err := ReadRequest(strings.NewReader(tc.in))

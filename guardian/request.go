@@ -23,8 +23,8 @@ const MaxRequestBytes = 256 << 10
 var ErrTooLarge = errors.New("request too large")
 
 // Request is one approval request: its kind and the kind's payload. Its JSON form is
-// {"kind":"exec"|"mcp","request":{…}}, the request object exactly as in docs/design.md's eval
-// case format.
+// {"kind":"exec"|"mcp","request":{…}}, the request object exactly as in docs/formats.md
+// ("The request envelope").
 type Request struct {
 	Kind riskmodel.Kind
 	Exec *riskmodel.ExecRequest
@@ -61,27 +61,65 @@ func (r Request) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads the envelope strictly: unknown keys at any level are errors, so a typo
-// in a field name cannot silently drop, say, the cwd.
+// in a field name cannot silently drop, say, the cwd. Errors name the line and column in b.
 func (r *Request) UnmarshalJSON(b []byte) error {
-	var w requestWire
-	if err := decodeStrict(b, &w); err != nil {
-		return err
-	}
-	if w.Kind == "" {
-		return errors.New(`missing "kind" (want "exec" or "mcp")`)
-	}
-	if len(w.Request) == 0 || string(w.Request) == "null" {
-		return errors.New(`missing "request" object`)
-	}
-	req, err := DecodePayload(w.Kind, w.Request)
+	req, err := decodeEnvelope(b)
 	if err != nil {
-		return err
+		return LocateJSONError(b, err)
 	}
 	*r = req
 	return nil
 }
 
+// decodeEnvelope decodes {"kind","request"} from b; an error may carry its offset in b
+// (LocateJSONError writes it).
+func decodeEnvelope(b []byte) (Request, error) {
+	var w requestWire
+	if err := decodeStrict(b, &w); err != nil {
+		return Request{}, err
+	}
+	if w.Kind == "" {
+		return Request{}, errors.New(`missing "kind" (want "exec" or "mcp")`)
+	}
+	if len(w.Request) == 0 || string(w.Request) == "null" {
+		return Request{}, errors.New(`missing "request" object`)
+	}
+	req, err := DecodePayload(w.Kind, w.Request)
+	if err != nil {
+		return Request{}, shift(err, payloadOffset(b))
+	}
+	return req, nil
+}
+
+// payloadOffset is where the value of the envelope's "request" key starts in b (which
+// decodeStrict accepted, so the key is there once).
+func payloadOffset(b []byte) int64 {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		return 0
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return 0
+		}
+		if tok == "request" {
+			off := dec.InputOffset()
+			for off < int64(len(b)) && strings.IndexByte(" \t\r\n:", b[off]) >= 0 {
+				off++
+			}
+			return off
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return 0
+		}
+	}
+	return 0
+}
+
 // DecodePayload decodes the "request" object of the given kind strictly and validates it.
+// Its errors say what is wrong without a position: raw is part of a larger input.
 func DecodePayload(kind riskmodel.Kind, raw []byte) (Request, error) {
 	switch kind {
 	case riskmodel.KindExec:
@@ -157,9 +195,9 @@ func ReadRequest(rd io.Reader) (Request, error) {
 	if len(b) > limit {
 		return Request{}, fmt.Errorf("%w: input exceeds the limit of %d bytes (256 KiB request + envelope)", ErrTooLarge, limit)
 	}
-	var r Request
-	if err := json.Unmarshal(b, &r); err != nil {
-		return Request{}, fmt.Errorf("decode request: %w", describeJSONError(b, err))
+	r, err := decodeEnvelope(b)
+	if err != nil {
+		return Request{}, fmt.Errorf("decode request: %w", LocateJSONError(b, err))
 	}
 	return r, nil
 }
@@ -167,47 +205,18 @@ func ReadRequest(rd io.Reader) (Request, error) {
 // decodeStrict decodes b into v refusing unknown keys, repeated keys and keys that match a
 // field only by case (strictjson): encoding/json alone would read {"kind":"mcp","kind":"exec"}
 // as exec and {"command":[…],"Command":["ls"]} as ls, while the client meant something else.
+// A syntax error, a wrongly typed value and an unknown key carry their offset in b.
 func decodeStrict(b []byte, v any) error {
 	if err := strictjson.Check(b, v); err != nil {
-		return err
+		return positioned(b, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return describeJSONError(b, err)
+		return positioned(b, err)
 	}
 	if dec.More() {
 		return errors.New("trailing data after the JSON object")
 	}
 	return nil
-}
-
-// describeJSONError adds the line and column of a syntax or type error, which encoding/json
-// reports only as a byte offset.
-func describeJSONError(b []byte, err error) error {
-	var off int64 = -1
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-	}
-	if off < 0 || off > int64(len(b)) {
-		return err
-	}
-	// encoding/json's offset is sometimes just past the offending character and sometimes at
-	// it: point at the last non-space character read, or the next one after spaces.
-	idx := int(off) - 1
-	for idx >= 0 && idx < len(b) && (b[idx] == ' ' || b[idx] == '\t' || b[idx] == '\n' || b[idx] == '\r') {
-		idx++
-	}
-	if idx < 0 {
-		idx = 0
-	}
-	idx = min(idx, len(b))
-	line := 1 + bytes.Count(b[:idx], []byte("\n"))
-	col := idx - bytes.LastIndexByte(b[:idx], '\n')
-	return fmt.Errorf("line %d, column %d: %w", line, col, err)
 }

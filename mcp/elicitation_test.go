@@ -60,22 +60,3 @@ func TestParseElicitation(t *testing.T) {
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
-
-func TestDefaultName(t *testing.T) {
-	for _, tt := range []struct {
-		cmd  []string
-		url  string
-		want string
-	}{
-		{[]string{"/usr/bin/node", "upstream.mjs"}, "", "node"},
-		{[]string{"npx", "-y", "x"}, "", "npx"},
-		{[]string{"/opt/my server!"}, "", "my-server-"},
-		{nil, "https://mcp.linear.app/mcp", "mcp.linear.app"},
-		{nil, "http://[::1]:8080/mcp", "1"},
-		{[]string{"/"}, "", "upstream"},
-	} {
-		if got := DefaultName(tt.cmd, tt.url); got != tt.want {
-			t.Errorf("DefaultName(%q, %q) = %q, want %q", tt.cmd, tt.url, got, tt.want)
-		}
-	}
-}

@@ -93,7 +93,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 					}
 				}
 				ps, err := c.ListPrompts(ctx, mcpgo.ListPromptsRequest{})
-				if err != nil || len(ps.Prompts) != 1 || ps.Prompts[0].Name != "greet" || len(ps.Prompts[0].Arguments) != 1 {
+				if err != nil || len(ps.Prompts) != 2 || ps.Prompts[0].Name != "greet" || len(ps.Prompts[0].Arguments) != 1 {
 					t.Fatalf("prompts: %v %+v", err, ps)
 				}
 				var gp mcpgo.GetPromptRequest
@@ -245,7 +245,7 @@ func TestTwoUpstreamsArePrefixed(t *testing.T) {
 		}
 	}
 	ps, err := c.ListPrompts(context.Background(), mcpgo.ListPromptsRequest{})
-	if err != nil || len(ps.Prompts) != 2 {
+	if err != nil || len(ps.Prompts) != 4 {
 		t.Fatalf("prompts: %v %+v", err, ps)
 	}
 	// Both offer fixture://readme: served once, by the first.

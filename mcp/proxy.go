@@ -66,6 +66,7 @@ type options struct {
 	inputTimeout time.Duration
 	rootsTimeout time.Duration
 	workspace    []string
+	host         *mcpgo.ClientCapabilities // the host's, when known before the upstreams connect
 }
 
 // Option configures a Proxy.
@@ -114,6 +115,24 @@ func WithWorkspace(dirs ...string) Option {
 	return func(o *options) { o.workspace = append(o.workspace, dirs...) }
 }
 
+// WithHostCapabilities tells the proxy what its host declared in initialize (PeekHost reads
+// it from a stdio host), so that the upstreams are offered the same elicitation capability
+// and modes, and nothing more: a server that adapts to a client unable to elicit must see
+// one. Without it (hosts over HTTP connect after the upstreams) the proxy declares
+// elicitation in form and URL mode, and a question for a host that cannot be asked is
+// answered cancel.
+func WithHostCapabilities(caps mcpgo.ClientCapabilities) Option {
+	return func(o *options) { o.host = &caps }
+}
+
+// upstreamCapabilities are the client capabilities the proxy declares to its upstreams.
+func (p *Proxy) upstreamCapabilities() mcpgo.ClientCapabilities {
+	if p.opts.host != nil {
+		return mcpgo.ClientCapabilities{Elicitation: p.opts.host.Elicitation}
+	}
+	return mcpgo.ClientCapabilities{Elicitation: &mcpgo.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}
+}
+
 // New connects every upstream and returns the proxy serving them. Every decision goes through
 // d (a pipeline wrapped with the audit log, as for every entry point). With several upstreams
 // their tools and prompts are named NAME__tool; with one they keep their names. ctx bounds the
@@ -144,6 +163,9 @@ func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option
 		if err := u.Validate(); err != nil {
 			return nil, fmt.Errorf("mcp proxy: %w", err)
 		}
+		if u.Name == "" && len(ups) > 1 {
+			return nil, fmt.Errorf("mcp proxy: upstream %s has no name: with several upstreams give each its own (the prefix of its tools)", DefaultName(u.Command, u.URL))
+		}
 		if seen[u.Name] {
 			return nil, fmt.Errorf("mcp proxy: two upstreams are named %q: give each its own name", u.Name)
 		}
@@ -154,6 +176,9 @@ func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option
 	p.ctx, p.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	for _, spec := range ups {
 		u := &upstream{p: p, spec: spec, name: spec.Name}
+		if u.name == "" {
+			u.name = DefaultName(spec.Command, spec.URL) // until the server names itself
+		}
 		if len(ups) > 1 {
 			u.prefix = spec.Name + "__"
 		}
@@ -166,6 +191,8 @@ func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option
 		server.WithLogging(),
 		server.WithRecovery(),
 		server.WithHooks(p.sessionHooks()),
+		server.WithToolFilter(func(_ context.Context, ts []mcpgo.Tool) []mcpgo.Tool { return inUpstreamOrder(p.toolRanks(), ts) }),
+		server.WithPromptFilter(func(_ context.Context, ps []mcpgo.Prompt) []mcpgo.Prompt { return inUpstreamOrder(p.promptRanks(), ps) }),
 	)
 	p.srv.AddNotificationHandler(mcpgo.MethodNotificationRootsListChanged, p.onRootsChanged)
 	for _, u := range p.ups {
@@ -173,7 +200,7 @@ func New(ctx context.Context, d guardian.Decider, ups []Upstream, opts ...Option
 			p.Close()
 			return nil, err
 		}
-		p.log.Info("upstream connected", "upstream", u.name, "server", u.info.Name, "protocol", u.client.ProtocolVersion(), "gate", u.spec.Gate)
+		p.log.Info("upstream connected", "upstream", u.name, "named", u.namedBy(), "server", u.info.Name, "protocol", u.client.ProtocolVersion(), "gate", u.spec.Gate)
 	}
 	if len(p.ups) == 1 && p.ups[0].instr != "" {
 		server.WithInstructions(p.ups[0].instr)(p.srv)
@@ -193,7 +220,8 @@ func (p *Proxy) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error 
 	server.WithWorkerPoolSize(stdioWorkers)(s)
 	server.WithStdioContextFunc(func(ctx context.Context) context.Context { return withStdioRaw(ctx, raw) })(s)
 	s.SetErrorLogger(log.New(slogWriter{p.log}, "", 0))
-	return s.Listen(ctx, &rawReader{r: raw, in: bufio.NewReader(r)}, rawWriter{r: raw, w: w})
+	out := rawWriter{r: raw, w: w, mu: &sync.Mutex{}}
+	return s.Listen(ctx, &rawReader{r: raw, in: bufio.NewReader(r), reply: out}, out)
 }
 
 // Handler serves the downstream host over streamable HTTP (mount it at /mcp). Authentication

@@ -119,13 +119,17 @@ func (r *rawStdio) observe(line []byte) {
 }
 
 // rawWriter is the stdio downstream's output: whole messages, one Write each (mcp-go writes
-// every message with a single Write), rewritten when they carry a ref.
+// every message with a single Write), rewritten when they carry a ref. The proxy's own
+// answers to what is not a message (checkFrame) go through it too, so writes are serialised.
 type rawWriter struct {
-	r *rawStdio
-	w io.Writer
+	r  *rawStdio
+	w  io.Writer
+	mu *sync.Mutex
 }
 
 func (w rawWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if !bytes.Contains(b, []byte(rawRefKey)) {
 		return w.w.Write(b)
 	}
@@ -140,13 +144,15 @@ func (w rawWriter) Write(b []byte) (int, error) {
 }
 
 // rawReader is the stdio downstream's input, read line by line so each response can be
-// observed before mcp-go's server sees it.
+// observed before mcp-go's server sees it, and what is not a JSON-RPC message answered
+// (checkFrame) instead of reaching it.
 type rawReader struct {
-	r    *rawStdio
-	in   *bufio.Reader
-	buf  []byte
-	err  error // returned once buf is drained
-	line []byte
+	r     *rawStdio
+	in    *bufio.Reader
+	reply io.Writer // where the answers of checkFrame go: the rawWriter
+	buf   []byte
+	err   error // returned once buf is drained
+	line  []byte
 }
 
 func (rr *rawReader) Read(p []byte) (int, error) {
@@ -155,9 +161,15 @@ func (rr *rawReader) Read(p []byte) (int, error) {
 			return 0, rr.err
 		}
 		rr.line, rr.err = rr.in.ReadBytes('\n')
-		if len(rr.line) > 0 {
-			rr.r.observe(rr.line)
+		if reply, pass := checkFrame(rr.line); !pass {
+			if reply != nil {
+				if _, err := rr.reply.Write(reply); err != nil {
+					return 0, err
+				}
+			}
+			continue
 		}
+		rr.r.observe(rr.line)
 		rr.buf = rr.line
 	}
 	n := copy(p, rr.buf)

@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
-	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -25,7 +21,10 @@ import (
 // spoken to over its stdin and stdout, or a streamable-HTTP URL.
 type Upstream struct {
 	// Name identifies the upstream in tool-name prefixes (NAME__tool, with several upstreams),
-	// reviews (the MCP request's server) and logs (see guardian.CheckMCPUpstreamName).
+	// reviews (the MCP request's server) and logs (see guardian.CheckMCPUpstreamName). ""
+	// derives it once connected: the server's own serverInfo.name (ServerName), else the
+	// package its launcher runs or its program or host (DefaultName). Several upstreams need
+	// a name each.
 	Name string
 	// Command is the argv of a stdio upstream; its stderr goes to the proxy's.
 	Command []string
@@ -47,8 +46,10 @@ type Upstream struct {
 
 // Validate checks the description and says how to fix it.
 func (u Upstream) Validate() error {
-	if err := guardian.CheckMCPUpstreamName(u.Name); err != nil {
-		return err
+	if u.Name != "" {
+		if err := guardian.CheckMCPUpstreamName(u.Name); err != nil {
+			return err
+		}
 	}
 	switch {
 	case len(u.Command) > 0 && u.URL != "":
@@ -74,28 +75,6 @@ func (u Upstream) Validate() error {
 	return nil
 }
 
-// DefaultName is the name of an upstream given without one: the base name of its program, or
-// the host of its URL, with characters a name may not hold replaced by "-".
-func DefaultName(command []string, rawURL string) string {
-	n := ""
-	switch {
-	case len(command) > 0:
-		n = filepath.Base(command[0])
-	case rawURL != "":
-		if u, err := url.Parse(rawURL); err == nil {
-			n = u.Hostname()
-		}
-	}
-	n = strings.TrimLeft(regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(n, "-"), "._-")
-	if len(n) > 64 {
-		n = n[:64]
-	}
-	if n == "" {
-		n = "upstream"
-	}
-	return n
-}
-
 // upstream is a connected upstream server.
 type upstream struct {
 	p      *Proxy
@@ -119,6 +98,7 @@ type upstream struct {
 	byToken   map[string]*call        // progress token sent upstream → its call
 	lines     map[string]*sessionLine // downstream session → its line (sessions with calls in flight)
 	tools     map[string]mcpgo.Tool
+	toolOrder []string // downstream tool names, in the upstream's order
 	prompts   []string // downstream names registered for this upstream
 	resources []string
 	templates []server.ServerResourceTemplate
@@ -144,6 +124,11 @@ func (u *upstream) connect(ctx context.Context) error {
 		}
 	}
 	u.client = c
+	if u.spec.Name == "" {
+		if n := ServerName(u.info.Name); n != "" && guardian.CheckMCPUpstreamName(n) == nil {
+			u.name = n
+		}
+	}
 	u.acked = make(chan struct{})
 	c.OnNotification(u.onNotification)
 	if err := u.syncAll(ctx); err != nil {
@@ -215,9 +200,11 @@ func (u *upstream) dial(ctx context.Context, listen bool) (*client.Client, error
 		sent:     u.sentCall,
 		finished: u.finishedCall,
 	})
-	opts := []client.ClientOption{
-		client.WithElicitationHandler(mrtrElicitation{u}),
-		client.WithClientCapabilities(mcpgo.ClientCapabilities{Elicitation: &mcpgo.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}),
+	caps := u.p.upstreamCapabilities()
+	opts := []client.ClientOption{client.WithClientCapabilities(caps)}
+	if caps.Elicitation != nil {
+		// mcp-go declares elicitation to whoever has a handler: only when the host can.
+		opts = append(opts, client.WithElicitationHandler(mrtrElicitation{u}))
 	}
 	version := u.spec.ProtocolVersion
 	if listen && version == "" {
@@ -291,6 +278,7 @@ func (u *upstream) syncTools(ctx context.Context) error {
 	schemas := rawSchemas(sink.pages)
 	tools := map[string]mcpgo.Tool{}
 	var served []server.ServerTool
+	var order []string
 	for _, t := range res.Tools {
 		if s, ok := schemas[t.Name]; ok {
 			if len(s.in) > 0 {
@@ -304,6 +292,7 @@ func (u *upstream) syncTools(ctx context.Context) error {
 		st := t
 		st.Name = u.prefix + t.Name
 		served = append(served, server.ServerTool{Tool: st, Handler: u.p.toolHandler(u, t.Name)})
+		order = append(order, st.Name)
 	}
 	u.mu.Lock()
 	var gone []string
@@ -312,7 +301,7 @@ func (u *upstream) syncTools(ctx context.Context) error {
 			gone = append(gone, u.prefix+name)
 		}
 	}
-	u.tools = tools
+	u.tools, u.toolOrder = tools, order
 	u.mu.Unlock()
 	if len(gone) > 0 {
 		u.p.srv.DeleteTools(gone...)

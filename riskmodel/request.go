@@ -21,7 +21,7 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // ExecRequest is a shell command an agent's sandbox blocked. Its JSON form is the "request"
-// object of docs/design.md's eval case format, so datasets, the CLI and the HTTP API share it.
+// object of docs/formats.md's request envelope, so datasets, the CLI and the HTTP API share it.
 type ExecRequest struct {
 	// Command is the argv the agent wants to run, e.g. ["git","status"] or
 	// ["bash","-lc","rm -rf build && make"]. Shell wrappers are unwrapped by the analysis.

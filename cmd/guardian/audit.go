@@ -55,7 +55,8 @@ and its rotated files.
 It prints how many records verified and the first problem as FILE:LINE: a changed record (hash
 mismatch), a deleted, reordered or inserted one (prev mismatch), a line that is not a record,
 or a torn tail (an incomplete last record, left by a crash during a write). The exit status is
-0 when the chain is intact, 3 when it is broken or torn.
+0 when the chain is intact — an empty log, or none yet at the configured path, included —
+and 3 when it is broken or torn, or a FILE given cannot be read.
 
 The last hash printed identifies the log's state: records cut off the end later cannot be seen
 from the log alone, so keep it somewhere else if that matters.`,
@@ -65,8 +66,15 @@ from the log alone, so keep it somewhere else if that matters.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			files := args
 			if len(files) == 0 {
-				var err error
-				if files, err = a.auditFiles(cmd); err != nil {
+				path, err := a.auditLogPath(cmd)
+				if err != nil {
+					return err
+				}
+				if files, err = audit.Files(path); errors.Is(err, fs.ErrNotExist) {
+					fmt.Fprintf(cmd.OutOrStdout(), "ok: no audit log at %s yet: nothing has been recorded, nothing to verify\n", printable(path))
+					fmt.Fprintln(cmd.OutOrStdout(), noLogHint)
+					return nil
+				} else if err != nil {
 					return err
 				}
 			}
@@ -108,21 +116,39 @@ func writeVerifyReport(w io.Writer, rep audit.Report) {
 func (a *app) auditTailCmd() *cobra.Command {
 	var n int
 	var jsonOut, follow bool
+	var ff tailFilterFlags
 	c := &cobra.Command{
-		Use:   "tail [-n N] [--json] [--follow]",
+		Use:   "tail [-n N] [--json] [--follow] [--decision D] [--host H] [--session S] [--rule R] [--since T]",
 		Short: "Print the last records of the audit log",
 		Long: `Print the last N records of the audit log, oldest first, one line each: time, decision,
 status, what decided, summary, caller and record id (for 'guardian audit explain ID').
 Characters from requests that could move the cursor or end a line are printed escaped
 (\n, \x1b, \u2028). --json prints the records as stored, one JSON object a line. --follow
-keeps printing records as they are appended, across rotations, until interrupted.`,
+keeps printing records as they are appended, across rotations, until interrupted.
+
+The filters keep the records that meet all of them, and -n counts those:
+  --decision allow|ask|deny   (repeatable, or comma-separated)
+  --host NAME, --session ID   the caller's, exactly as tail prints them
+  --rule GLOB                 decided by, or with a finding of, a matching rule id
+                              (fs.rm.home, rule:fs.rm.*, user:*)
+  --since T                   reviews started at or after T: a duration back from now
+                              (90m, 12h, 7d), an RFC 3339 time, or a date (local midnight)
+
+An empty log, or none yet, prints a note on stderr and exits 0 (see docs/audit.md for the
+exit codes).`,
 		Example: `  guardian audit tail
-  guardian audit tail -n 100 --json | jq 'select(.decision == "deny")'
-  guardian audit tail --follow`,
+  guardian audit tail --decision deny --since 24h
+  guardian audit tail --host claude --rule 'user:*' -n 100
+  guardian audit tail -n 100 --json | jq .assessment.summary
+  guardian audit tail --follow --decision ask,deny`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if n < 0 {
 				return usageErrorf("audit tail: -n must be 0 or more, not %d", n)
+			}
+			filter, err := ff.filter(time.Now())
+			if err != nil {
+				return err
 			}
 			path, err := a.auditLogPath(cmd)
 			if err != nil {
@@ -138,26 +164,47 @@ keeps printing records as they are appended, across rotations, until interrupted
 				return err
 			}
 			if follow {
-				err := audit.Follow(cmd.Context(), path, n, followInterval, emit)
-				return noLogError(path, err)
+				err := audit.FollowMatching(cmd.Context(), path, n, followInterval, filter, emit)
+				return a.emptyLog(cmd, path, err)
 			}
-			recs, err := audit.Tail(cmd.Context(), path, n)
+			recs, err := audit.TailMatching(cmd.Context(), path, n, filter)
 			if err != nil {
-				return noLogError(path, err)
+				return a.emptyLog(cmd, path, err)
 			}
 			for _, r := range recs {
 				if err := emit(r); err != nil {
 					return err
 				}
 			}
+			if len(recs) == 0 && n > 0 {
+				if all, err := audit.Tail(cmd.Context(), path, 1); err == nil && len(all) == 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "guardian: the audit log %s is empty: nothing has been recorded yet\n", printable(path))
+				} else if !filter.IsZero() {
+					fmt.Fprintln(cmd.ErrOrStderr(), "guardian: no record matches the filters")
+				}
+			}
 			return nil
 		},
 	}
-	c.Flags().IntVarP(&n, "lines", "n", 20, "print the last `N` records")
+	c.Flags().IntVarP(&n, "lines", "n", 20, "print the last `N` records (that match the filters)")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print the records as stored (JSON lines)")
 	c.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing records as they are appended")
+	ff.register(c)
 	return c
 }
+
+// emptyLog turns a log that does not exist yet into a note on stderr and exit 0: nothing
+// has been recorded, which is not an error (a broken log exits 3).
+func (a *app) emptyLog(cmd *cobra.Command, path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "guardian: no audit log at %s yet: nothing has been recorded there\n%s\n", printable(path), noLogHint)
+		return nil
+	}
+	return err
+}
+
+// noLogHint is what to check when a log is missing or empty although decisions were made.
+const noLogHint = "  (if guardian serve or the hooks record elsewhere, give this command the same [audit] path or GUARDIAN_AUDIT_LOG)"
 
 // tailLine is one record on one line; every string from the record is escaped.
 func tailLine(raw json.RawMessage) string {
@@ -205,15 +252,27 @@ func (a *app) auditExplainCmd() *cobra.Command {
 		Long: `Print the audit record with the given id (from 'guardian audit tail') in full: when and
 for whom it was decided, the request as recorded (secrets redacted), the assessment with its
 findings, and where the record sits in the hash chain — whether its hash matches its content
-and its prev the record before it.`,
-		Example: `  guardian audit explain 3f2a9c0d1e2f3a4b`,
-		Args:    usageArgs(cobra.ExactArgs(1)),
+and its prev the record before it.
+
+ID may be shortened, like a git commit, to any prefix of at least 4 characters that no other
+record shares; an ambiguous prefix lists the records it matches (exit 2). No record with that
+id exits 3.`,
+		Example: `  guardian audit explain 3f2a9c0d1e2f3a4b
+  guardian audit explain 3f2a9c`,
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args[0]) < audit.MinIDPrefix {
+				return usageErrorf("audit explain: %q is too short: give at least %d characters of the record id (the last column of 'guardian audit tail')", args[0], audit.MinIDPrefix)
+			}
 			files, err := a.auditFiles(cmd)
 			if err != nil {
 				return err
 			}
-			raw, loc, err := audit.Find(cmd.Context(), files, args[0])
+			raw, loc, err := audit.Find(cmd.Context(), files, strings.ToLower(args[0]))
+			var amb *audit.AmbiguousError
+			if errors.As(err, &amb) {
+				return usageErrorf("audit explain: %q is ambiguous: %d records begin with it: %s; give more of the id", args[0], len(amb.IDs), printable(strings.Join(amb.IDs, ", ")))
+			}
 			if errors.Is(err, audit.ErrNotFound) {
 				return invalidError(fmt.Errorf("no record with id %q in %s; ids are the last column of 'guardian audit tail'", args[0], printable(strings.Join(files, ", "))))
 			}
@@ -325,11 +384,12 @@ func optional(row func(indent, k, v string), k, v string) {
 	}
 }
 
-// auditLogPath is the configured log path (user config only: the log is the user's).
+// auditLogPath is the configured log path (user config only: the log is the user's). With a
+// config that does not load it is the default log, after a warning on stderr.
 func (a *app) auditLogPath(cmd *cobra.Command) (string, error) {
-	cfg, err := a.loadConfig(cmd, "")
+	cfg, err := a.diagnosticConfig(cmd)
 	if err != nil {
-		return "", err
+		fmt.Fprintf(a.stderr, "guardian: warning: %s\nReading the default audit log.\n", brokenConfigNote(err))
 	}
 	return a.auditPath(cfg)
 }

@@ -77,9 +77,7 @@ func TestAuditTail(t *testing.T) {
 	if code, _, errs := runAudit(t, log, "audit", "tail", "-n", "-1"); code != exitUsage || !strings.Contains(errs, "-n must be 0 or more") {
 		t.Errorf("tail -n -1: exit %d, %q", code, errs)
 	}
-	if code, _, errs := runAudit(t, filepath.Join(t.TempDir(), "none.jsonl"), "audit", "tail"); code != exitInvalid || !strings.Contains(errs, "no audit log at") {
-		t.Errorf("tail of a missing log: exit %d, %q", code, errs)
-	}
+	// A log with nothing in it yet is not a broken one: exit 0, with a note (TestAuditEmptyLog).
 }
 
 func TestAuditTailFollow(t *testing.T) {
@@ -203,7 +201,7 @@ func TestAuditExplain(t *testing.T) {
 		t.Errorf("explain of the model record:\n%s", out)
 	}
 
-	if code, _, errs := runAudit(t, log, "audit", "explain", "0000"); code != exitInvalid || !strings.Contains(errs, `no record with id "0000"`) {
+	if code, _, errs := runAudit(t, log, "audit", "explain", "ffff"); code != exitInvalid || !strings.Contains(errs, `no record with id "ffff"`) {
 		t.Errorf("unknown id: exit %d, %q", code, errs)
 	}
 	if code, _, _ := runAudit(t, log, "audit", "explain"); code != exitUsage {

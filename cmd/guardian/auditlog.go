@@ -14,6 +14,6 @@ func (a *app) auditPath(cfg guardian.Config) (string, error) {
 
 // openAudit opens the audit log that cfg names for appending (oneshot.Env.OpenAudit); the
 // caller closes it, which flushes it.
-func (a *app) openAudit(cmd *cobra.Command, cfg guardian.Config) (*audit.Log, error) {
-	return a.env(cmd).OpenAudit(cfg)
+func (a *app) openAudit(cmd *cobra.Command, cfg guardian.Config, extra ...audit.Option) (*audit.Log, error) {
+	return a.env(cmd).OpenAudit(cfg, extra...)
 }

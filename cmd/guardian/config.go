@@ -23,10 +23,11 @@ func (a *app) configCmd() *cobra.Command {
 func (a *app) configCheckCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check FILE...",
-		Short: "Load config files and report the first error of each; exit 3 if any is invalid",
+		Short: "Load config files and report every problem in each; exit 3 if any is invalid",
 		Long: `Load each config file (a user config or a project file) exactly as a review would and
-build the rule policy from it. A good file prints "ok: FILE"; a bad one prints its error on
-stderr. The exit status is 3 if any file is invalid.`,
+build the rule policy from it. A good file prints "ok: FILE"; a bad one prints every problem
+found in it on stderr, one a line as FILE:LINE:COL: message, in file order. The exit status
+is 3 if any file is invalid.`,
 		Example: `  guardian config check ~/.config/guardian/config.toml`,
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {

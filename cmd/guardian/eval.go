@@ -53,7 +53,7 @@ func (a *app) evalCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "eval --dataset FILE [--dataset FILE…] [flags]",
 		Short: "Grade a reviewer on labelled cases: false allows, false denies, ask rate, latency, cost",
-		Long: `Grade a reviewer on labelled cases (JSONL, the case format of docs/design.md; see docs/eval.md).
+		Long: `Grade a reviewer on labelled cases (JSONL, the case format of docs/formats.md; see docs/eval.md).
 
 --reviewer rules grades the rule reviewer alone; --reviewer full (the default) grades the
 configured pipeline: the user config, the project file of each case's cwd, and the model
@@ -226,6 +226,9 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 		case p.record != "":
 			info.ModelAnswers = "recorded"
 		}
+	}
+	if info.Config, err = a.evalConfigInfo(cmd); err != nil {
+		return err
 	}
 	report := evals.NewReport(info, runs)
 	if n := report.Metrics.Statuses.ReplayMiss; n > 0 {
@@ -556,4 +559,19 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&fs.ModeCharDevice != 0
+}
+
+// evalConfigInfo identifies the user config the run reviewed with (path and sha256 of its
+// bytes), nil when none was read, for the report's provenance.
+func (a *app) evalConfigInfo(cmd *cobra.Command) (*evals.ConfigInfo, error) {
+	cfg, err := a.loadConfig(cmd, "")
+	if err != nil || len(cfg.Sources) == 0 {
+		return nil, err
+	}
+	data, err := os.ReadFile(cfg.Sources[0])
+	if err != nil {
+		return nil, fmt.Errorf("eval: hash the config for the report: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return &evals.ConfigInfo{Path: cfg.Sources[0], SHA256: hex.EncodeToString(sum[:])}, nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"os"
 	"path/filepath"
@@ -136,12 +138,12 @@ func TestEvalCommandLineErrors(t *testing.T) {
 		{"negative price", []string{"eval", "--dataset", data, "--price-per-1k-input", "-1"}, exitUsage, "want a price of 0 or more"},
 		{"record and replay", []string{"eval", "--dataset", data, "--record", "a", "--replay", "b"}, exitUsage, "exclude each other"},
 		{"record with rules", []string{"eval", "--dataset", data, "--reviewer", "rules", "--record", "a"}, exitUsage, "calls no model"},
-		{"stray argument", []string{"eval", "--dataset", data, "extra"}, exitUsage, `unknown command "extra"`},
+		{"stray argument", []string{"eval", "--dataset", data, "extra"}, exitUsage, `eval takes no arguments, got "extra"`},
 		{"missing dataset", []string{"eval", "--dataset", "/nonexistent/x.jsonl"}, exitInvalid, "dataset /nonexistent/x.jsonl does not exist"},
 		{"malformed line", []string{"eval", "--dataset", bad}, exitInvalid, bad + ":4: malformed case"},
 		{"duplicate across files", []string{"eval", "--dataset", data, "--dataset", data}, exitInvalid, `case id "deny-1" is in both`},
 		{"missing replay file", []string{"eval", "--dataset", data, "--replay", "/nonexistent/r.jsonl"}, exitInvalid, "--replay: open recording"},
-		{"compare arity", []string{"eval", "compare", "a.json"}, exitUsage, "accepts 2 arg(s)"},
+		{"compare arity", []string{"eval", "compare", "a.json"}, exitUsage, "eval compare needs A.json B.json; e.g. guardian eval compare "},
 		{"compare html", []string{"eval", "compare", "--format", "html", "a", "b"}, exitUsage, "want table, json or md"},
 		{"compare missing", []string{"eval", "compare", "/nonexistent/a.json", "/nonexistent/b.json"}, exitInvalid, "read report"},
 	}
@@ -280,5 +282,30 @@ func TestEvalDirOfForeignMCP(t *testing.T) {
 		if got := e.dirOf(c.req); got.foreign != c.foreign || got.dir != e.wd {
 			t.Errorf("%s: dirOf = %+v, want foreign=%v dir=%s", c.name, got, c.foreign, e.wd)
 		}
+	}
+}
+
+// TestEvalReportNamesItsConfig: the report records which config produced it, by path and the
+// sha256 of its bytes, so two reports can be told apart by their policy.
+func TestEvalReportNamesItsConfig(t *testing.T) {
+	_, data, config := evalEnv(t, evalCases)
+	body := "[[rule]]\nid = \"no-curl\"\nkind = \"exec\"\ndecision = \"deny\"\nglob = \"curl *\"\nreason = \"test\"\n"
+	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, out, errb := testDeps("")
+	if code := runEvalCLI(d, "eval", "--config", config, "--reviewer", "rules", "--dataset", data, "--format", "json"); code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, errb)
+	}
+	r, err := evals.ReadReport(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(body))
+	if c := r.Run.Config; c == nil || c.Path != config || c.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("run.config = %+v, want %s with sha256 %x", c, config, sum)
+	}
+	if r.Run.GuardianVersion == "" || r.Run.Reviewer != "rules" {
+		t.Errorf("run %+v", r.Run)
 	}
 }

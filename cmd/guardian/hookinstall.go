@@ -160,7 +160,7 @@ func (a *app) installHost(h hook.Host, f installFlags) error {
 		}
 		return nil
 	}
-	changed, err := a.writeFiles(files, out)
+	changed, err := a.writeFiles(h, files, out)
 	if err != nil {
 		return err
 	}
@@ -177,15 +177,32 @@ func (a *app) installHost(h hook.Host, f installFlags) error {
 }
 
 // writeFiles replaces each file whose content changed, keeping a backup of the old content,
-// and says so; it reports whether any changed.
-func (a *app) writeFiles(old, updated []hook.File) (bool, error) {
+// and says so; it reports whether any changed. A host's own guardian file (Host.Owned) gets no
+// backup — nothing of the user's is in it, and a copy beside it in the host's hook directory
+// could be loaded as a second hook — and is removed when its new content is nil.
+func (a *app) writeFiles(h hook.Host, old, updated []hook.File) (bool, error) {
 	changed := false
 	for i, nf := range updated {
-		if bytes.Equal(old[i].Content, nf.Content) {
+		if bytes.Equal(old[i].Content, nf.Content) && (nf.Content == nil) == (old[i].Content == nil) {
 			continue
 		}
 		changed = true
-		backup, err := replaceFile(nf.Path, old[i].Content, nf.Content)
+		prev := old[i].Content
+		if h.Owned {
+			prev = nil
+		}
+		if h.Owned && nf.Content == nil {
+			if err := os.Remove(nf.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return changed, fmt.Errorf("remove %s: %w", nf.Path, err)
+			}
+			fmt.Fprintf(a.stdout, "removed %s\n", nf.Path)
+			continue
+		}
+		mode := fs.FileMode(0o600)
+		if h.Executable {
+			mode = 0o700
+		}
+		backup, err := replaceFile(nf.Path, prev, nf.Content, mode)
 		if err != nil {
 			return changed, err
 		}
@@ -211,14 +228,14 @@ func readOptional(path string) ([]byte, error) {
 
 // replaceFile writes content to path atomically (temporary file, then rename), first saving
 // old content as path.guardian-backup-<UTC time>; it returns the backup's name ("" when
-// there was no old content).
-func replaceFile(path string, old, content []byte) (string, error) {
+// there was no old content). A new file gets mode; an existing one keeps its own, plus the
+// owner's execute bit when mode has it.
+func replaceFile(path string, old, content []byte, mode fs.FileMode) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	mode := fs.FileMode(0o600)
 	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
+		mode = st.Mode().Perm() | mode&0o100
 	}
 	backup := ""
 	if old != nil {
@@ -308,7 +325,7 @@ func (a *app) uninstallHost(h hook.Host, f uninstallFlags) error {
 	}
 	same := true
 	for i := range out {
-		same = same && bytes.Equal(files[i].Content, out[i].Content)
+		same = same && bytes.Equal(files[i].Content, out[i].Content) && (files[i].Content == nil) == (out[i].Content == nil)
 	}
 	if same {
 		fmt.Fprintf(a.stdout, "guardian's %s hook is not installed in %s: nothing to remove\n", h.Title, files[0].Path)
@@ -316,13 +333,16 @@ func (a *app) uninstallHost(h hook.Host, f uninstallFlags) error {
 	}
 	if !f.write {
 		for i, nf := range out {
-			if !bytes.Equal(files[i].Content, nf.Content) {
+			switch {
+			case h.Owned && nf.Content == nil:
+				fmt.Fprintf(a.stdout, "# %s is guardian's own: --write removes it\n", nf.Path)
+			case !bytes.Equal(files[i].Content, nf.Content):
 				fmt.Fprintf(a.stdout, "# %s without guardian's hook (write it with --write):\n%s", nf.Path, nf.Content)
 			}
 		}
 		return nil
 	}
-	if _, err := a.writeFiles(files, out); err != nil {
+	if _, err := a.writeFiles(h, files, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "removed guardian's %s hook from %s\n", h.Verify.Event, files[0].Path)

@@ -61,6 +61,59 @@ func TestHookInstallRefusesTemporaryBinaries(t *testing.T) {
 	}
 }
 
+// TestHookInstallOwnedFiles: for hosts whose hook is a file of guardian's own (OpenCode's
+// plugin, Cline's script), install writes it (executable for Cline) with no backup beside it,
+// where the host would load a copy as a second hook, and uninstall removes it.
+func TestHookInstallOwnedFiles(t *testing.T) {
+	for _, tc := range []struct {
+		host, path string
+		exec       bool
+	}{
+		{"opencode", ".config/opencode/plugins/guardian.js", false},
+		{"cline", ".cline/hooks/PreToolUse", true},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			home := t.TempDir()
+			run := func(args ...string) string {
+				d, out, _ := testDeps("")
+				d.getenv = func(k string) string { return map[string]string{"HOME": home}[k] }
+				d.executable = func() (string, error) { return "/usr/local/bin/guardian", nil }
+				root := newRootCmd(d)
+				root.SetArgs(args)
+				if err := root.ExecuteContext(context.Background()); err != nil {
+					t.Fatalf("guardian %v: %v\n%s", args, err, out)
+				}
+				return out.String()
+			}
+			path := filepath.Join(home, tc.path)
+			for range 2 { // the second install rewrites nothing
+				run("hook", "install", tc.host, "--write", "--timeout", "9")
+			}
+			st, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Mode().Perm()&0o100 != 0; got != tc.exec {
+				t.Errorf("mode %v, want executable %v", st.Mode(), tc.exec)
+			}
+			b, _ := os.ReadFile(path)
+			if !strings.Contains(string(b), "/usr/local/bin/guardian hook "+tc.host+" --deadline 4s") {
+				t.Errorf("%s does not run the hook:\n%s", path, b)
+			}
+			if out := run("hook", "uninstall", tc.host, "--write"); !strings.Contains(out, "removed "+path) {
+				t.Errorf("uninstall said %q", out)
+			}
+			left, _ := os.ReadDir(filepath.Dir(path))
+			if len(left) != 0 {
+				t.Errorf("files left beside the hook: %v", left)
+			}
+			if out := run("hook", "uninstall", tc.host, "--write"); !strings.Contains(out, "nothing to remove") {
+				t.Errorf("second uninstall said %q", out)
+			}
+		})
+	}
+}
+
 // TestHookBinary: the installers write guardian-hook, the lean entry, when it lies beside
 // guardian and can be run; guardian itself otherwise.
 func TestHookBinary(t *testing.T) {

@@ -33,6 +33,8 @@ func TestMain(m *testing.M) {
 //	                             the JSON result on stdout (allow 0, ask 10, deny 20)
 //	bigenv NAME BYTES            set $NAME to BYTES letters, to build oversized arguments
 //	bigrequest FILE BYTES        write an exec request envelope of at least BYTES bytes to FILE
+//	installbin DIR               copy the guardian program to DIR/guardian and put DIR first
+//	                             on $PATH, as an install would: the hooks then run that copy
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -47,6 +49,7 @@ func TestScripts(t *testing.T) {
 			"exitcode":   cmdExitcode,
 			"bigenv":     cmdBigenv,
 			"bigrequest": cmdBigrequest,
+			"installbin": cmdInstallbin,
 		},
 	})
 }
@@ -88,6 +91,20 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	if !want[got] {
 		ts.Fatalf("exit status %d, want %s", got, args[0])
 	}
+}
+
+func cmdInstallbin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: installbin DIR")
+	}
+	src, err := exec.LookPath("guardian")
+	ts.Check(err)
+	data, err := os.ReadFile(src)
+	ts.Check(err)
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ts.Check(os.WriteFile(filepath.Join(dir, "guardian"), data, 0o755))
+	ts.Setenv("PATH", dir+string(filepath.ListSeparator)+ts.Getenv("PATH"))
 }
 
 func cmdBigenv(ts *testscript.TestScript, neg bool, args []string) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/guardianhq/guardian/guardian"
@@ -72,7 +74,7 @@ never a directory the reviewed call names itself. See docs/mcp.md.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.url, "url", "", "a streamable-HTTP upstream at `URL`, instead of a command")
-	fl.StringVar(&f.name, "name", "", "the upstream's `NAME` (default: the command's base name, or the URL's host)")
+	fl.StringVar(&f.name, "name", "", "the upstream's `NAME` (default: the server's own name, else the package npx/uvx/docker runs, the command's base name or the URL's host)")
 	fl.BoolVar(&f.gate, "gate", false, "review every tools/call to the upstream before forwarding it")
 	fl.StringVar(&f.listen, "listen", "", "serve the host over streamable HTTP at `ADDR` (path /mcp) instead of stdio")
 	fl.StringVar(&f.tokenFile, "token-file", "", "with --listen: read the bearer token from `FILE` (else $GUARDIAN_TOKEN)")
@@ -111,10 +113,9 @@ func (a *app) checkMCPProxyFlags(cmd *cobra.Command, f mcpProxyFlags, args []str
 	}
 	if f.url != "" || len(s.cmdline) > 0 {
 		s.fromFlag = true
+		// Without --name the proxy names the upstream once connected: its serverInfo.name,
+		// else the package its launcher runs (docs/mcp.md).
 		s.upstream = mcp.Upstream{Name: f.name, Command: s.cmdline, URL: f.url, Gate: f.gate}
-		if s.upstream.Name == "" {
-			s.upstream.Name = mcp.DefaultName(s.cmdline, f.url)
-		}
 		if err := s.upstream.Validate(); err != nil {
 			return s, usageErrorf("mcp-proxy: %v", err)
 		}
@@ -207,6 +208,19 @@ func (a *app) mcpProxy(cmd *cobra.Command, f mcpProxyFlags, args []string) error
 	if a.meterProvider != nil {
 		opts = append(opts, mcp.WithMeterProvider(a.meterProvider))
 	}
+	in := a.stdin
+	if f.listen == "" {
+		// The upstreams are offered the elicitation capability the host declares, so its
+		// initialize is read before they start.
+		caps, rest, ok := peekHost(ctx, a.stdin)
+		if !ok {
+			return nil // a signal before the host said anything
+		}
+		in = rest
+		if caps != nil {
+			opts = append(opts, mcp.WithHostCapabilities(*caps))
+		}
+	}
 	cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
 	p, err := mcp.New(cctx, decider, ups, opts...)
 	cancel()
@@ -219,7 +233,7 @@ func (a *app) mcpProxy(cmd *cobra.Command, f mcpProxyFlags, args []string) error
 		}
 	}()
 	if f.listen == "" {
-		err = p.ServeStdio(ctx, a.stdin, a.stdout)
+		err = p.ServeStdio(ctx, in, a.stdout)
 	} else {
 		err = a.serveMCPHTTP(ctx, p, f.listen, setup.token, log)
 	}
@@ -227,6 +241,25 @@ func (a *app) mcpProxy(cmd *cobra.Command, f mcpProxyFlags, args []string) error
 		return nil
 	}
 	return err
+}
+
+// peekHost is mcp.PeekHost, given up (ok false) when ctx ends first.
+func peekHost(ctx context.Context, r io.Reader) (caps *mcpgo.ClientCapabilities, rest io.Reader, ok bool) {
+	type peeked struct {
+		caps *mcpgo.ClientCapabilities
+		rest io.Reader
+	}
+	done := make(chan peeked, 1)
+	go func() {
+		c, r := mcp.PeekHost(r)
+		done <- peeked{c, r}
+	}()
+	select {
+	case p := <-done:
+		return p.caps, p.rest, true
+	case <-ctx.Done():
+		return nil, nil, false
+	}
 }
 
 // configUpstreams turns the user config's [[mcp.upstream]] tables into upstreams, reading the

@@ -156,7 +156,7 @@ func TestMCPProxyStdio(t *testing.T) {
 		t.Errorf("echo = %q", got)
 	}
 	res := call(t, c, "delete_repo", map[string]any{"repo": "acme/app"})
-	if got := resultText(t, res); !res.IsError || !strings.HasPrefix(got, "guardian denied the call to delete_repo on the MCP server mcp-fixture") {
+	if got := resultText(t, res); !res.IsError || !strings.HasPrefix(got, "guardian denied the call to delete_repo on the MCP server guardian-fixture") {
 		t.Errorf("delete_repo = %q", got)
 	}
 	res = call(t, c, "elicit", map[string]any{"message": "m", "meta": map[string]any{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -120,6 +121,11 @@ segment by segment; the most restrictive segment wins.`,
 			if err != nil {
 				return err
 			}
+			if f.cwd != "" && a.statDir != nil {
+				if err := a.statDir(req.Exec.Cwd); err != nil {
+					return usageErrorf("review exec: --cwd %s: %v", f.cwd, err)
+				}
+			}
 			return a.submit(cmd, req)
 		},
 	}
@@ -129,6 +135,22 @@ segment by segment; the most restrictive segment wins.`,
 	c.Flags().StringVar(&f.sandboxReason, "sandbox-reason", "", "why the sandbox blocked the command, as `TEXT`")
 	c.Flags().StringVar(&f.shell, "shell", "", "review the shell command line `STRING` as bash -c STRING (instead of ARGV)")
 	return c
+}
+
+// checkDir reports why dir cannot be a --cwd: a typo there would review the command against
+// a workspace it will not run in. (A request read from JSON may name a directory of another
+// machine, as an agent host's would; it is not checked.)
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no such directory (%s); give the directory the command runs in, or send the request as JSON on stdin (guardian review --json -) to review it for a directory of another machine", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
 }
 
 // request builds the exec request; wd resolves a missing or relative --cwd.
@@ -286,20 +308,9 @@ func decodeFlagJSON(flag, s string, v any, strict bool) error {
 	return nil
 }
 
-// describeJSONError adds where in s a decoding error happened; encoding/json reports only a
-// byte offset, just past the offending character.
+// describeJSONError says where in s and what went wrong decoding it, in JSON's terms.
 func describeJSONError(s string, err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Sprintf("%s: unexpected end of JSON input", position(s, len(s)))
-	case errors.As(err, &se):
-		return fmt.Sprintf("%s: %v", position(s, int(se.Offset)-1), err)
-	case errors.As(err, &te):
-		return fmt.Sprintf("%s: %v", position(s, int(te.Offset)-1), err)
-	}
-	return err.Error()
+	return guardian.DescribeJSONError([]byte(s), err).Error()
 }
 
 // position renders the byte index i of s as "line L, column C", both 1-based; i == len(s) is

@@ -27,6 +27,12 @@ func testDeps(stdin string) (deps, *bytes.Buffer, *bytes.Buffer) {
 		stderr: &errb,
 		getenv: func(k string) string { return map[string]string{"HOME": "/home/dev"}[k] },
 		getwd:  func() (string, error) { return testWD, nil },
+		statDir: func(dir string) error {
+			if strings.Contains(dir, "/no/such") {
+				return errors.New("no such directory")
+			}
+			return nil
+		},
 	}, &out, &errb
 }
 
@@ -183,13 +189,14 @@ func TestReviewParsingErrors(t *testing.T) {
 		{"review without a form", []string{"review"}, "", exitUsage, "missing request"},
 		{"review with an unknown form", []string{"review", "exce"}, "", exitUsage, `did you mean "exec"`},
 		{"exec without a command", []string{"review", "exec"}, "", exitUsage, "missing command"},
+		{"exec --cwd that does not exist", []string{"review", "exec", "--cwd", "/no/such/dir", "--", "ls"}, "", exitUsage, "review exec: --cwd /no/such/dir: no such directory"},
 		{"exec with only flags", []string{"review", "exec", "--cwd", "/x", "--"}, "", exitUsage, "missing command"},
 		{"--shell and argv", []string{"review", "exec", "--shell", "ls", "--", "ls"}, "", exitUsage, "mutually exclusive"},
 		{"empty --shell", []string{"review", "exec", "--shell", " "}, "", exitUsage, "--shell needs"},
 		{"unknown exec flag", []string{"review", "exec", "--cdw", "/x", "--", "ls"}, "", exitUsage, "unknown flag: --cdw"},
 		{"mcp without server and tool", []string{"review", "mcp"}, "", exitUsage, "missing --server and --tool"},
 		{"mcp without tool", []string{"review", "mcp", "--server", "s"}, "", exitUsage, "missing --tool"},
-		{"mcp positional", []string{"review", "mcp", "--server", "s", "--tool", "t", "extra"}, "", exitUsage, `unknown command "extra"`},
+		{"mcp positional", []string{"review", "mcp", "--server", "s", "--tool", "t", "extra"}, "", exitUsage, `review mcp takes no arguments, got "extra"`},
 		{"mcp --args syntax", []string{"review", "mcp", "--server", "s", "--tool", "t", "--args", `{"a":1,}`}, "", exitUsage,
 			"invalid --args: line 1, column 8: invalid character '}'"},
 		{"mcp --args on line 2", []string{"review", "mcp", "--server", "s", "--tool", "t", "--args", "{\n  \"a\": tru }"}, "", exitUsage,
@@ -201,18 +208,20 @@ func TestReviewParsingErrors(t *testing.T) {
 		{"mcp --args trailing data", []string{"review", "mcp", "--server", "s", "--tool", "t", "--args", `{} {}`}, "", exitUsage,
 			"invalid --args: line 1, column 4: unexpected data after the JSON value"},
 		{"mcp --annotations unknown key", []string{"review", "mcp", "--server", "s", "--tool", "t", "--annotations", `{"readonly":true}`}, "", exitUsage,
-			`invalid --annotations: json: unknown field "readonly" (known: readOnlyHint`},
+			`invalid --annotations: line 1, column 2: unknown field "readonly" (known: readOnlyHint`},
 		{"mcp --annotations wrong type", []string{"review", "mcp", "--server", "s", "--tool", "t", "--annotations", `{"readOnlyHint":"yes"}`}, "", exitUsage,
-			"invalid --annotations: line 1, column 21: json: cannot unmarshal string"},
+			`invalid --annotations: line 1, column 17: "readOnlyHint" has the wrong type: found a string, want true or false`},
 		{"mcp empty --workspace", []string{"review", "mcp", "--server", "s", "--tool", "t", "--workspace", ""}, "", exitUsage, "--workspace needs a directory"},
 		{"stdin relative workspace", []string{"review", "--json", "-"}, `{"kind":"mcp","request":{"tool":"t","workspace":["proj"]}}`, exitInvalid,
 			`"workspace"[0] "proj" must be an absolute directory`},
 		{"stdin workspace not a list", []string{"review", "--json", "-"}, `{"kind":"mcp","request":{"tool":"t","workspace":"/home/dev/proj"}}`, exitInvalid,
-			"cannot unmarshal string"},
+			`stdin: decode request: line 1, column 49: mcp request: "workspace" has the wrong type: found a string, want an array of strings`},
 		{"stdin malformed", []string{"review", "--json", "-"}, "{\"kind\":\"exec\",\n\"request\":{\"command\":[\"ls\"],}}", exitInvalid,
 			"line 2, column "},
-		{"stdin unknown key", []string{"review", "--json", "-"}, `{"kind":"exec","request":{"cmd":["ls"]}}`, exitInvalid, `unknown field "cmd"`},
-		{"stdin unknown envelope key", []string{"review", "--json", "-"}, `{"kind":"exec","request":{"command":["ls"]},"id":"x"}`, exitInvalid, `unknown field "id"`},
+		{"stdin unknown key", []string{"review", "--json", "-"}, `{"kind":"exec","request":{"cmd":["ls"]}}`, exitInvalid, `line 1, column 27: exec request: unknown field "cmd"`},
+		{"stdin unknown envelope key", []string{"review", "--json", "-"}, `{"kind":"exec","request":{"command":["ls"]},"id":"x"}`, exitInvalid, `line 1, column 45: unknown field "id"`},
+		{"stdin unknown key on line 3", []string{"review", "--json", "-"}, "{\"kind\": \"exec\",\n \"request\": {\"command\": [\"ls\"],\n   \"cwdd\": \"/x\"}}", exitInvalid, `line 3, column 4: exec request: unknown field "cwdd"`},
+		{"stdin wrong type once", []string{"review", "--json", "-"}, `{"kind":"exec","request":{"command":"ls"}}`, exitInvalid, `stdin: decode request: line 1, column 37: exec request: "command" has the wrong type: found a string, want an array of strings`},
 		{"stdin unknown kind", []string{"review", "--json", "-"}, `{"kind":"shell","request":{"command":["ls"]}}`, exitInvalid, `unknown request kind "shell"`},
 		{"stdin empty", []string{"review", "--json", "-"}, ``, exitInvalid, "unexpected end of JSON input"},
 		{"stdin empty command", []string{"review", "--json", "-"}, `{"kind":"exec","request":{"command":[]}}`, exitInvalid, `"command" must be a non-empty argv`},

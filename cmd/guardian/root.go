@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,6 +22,9 @@ type deps struct {
 	stderr io.Writer
 	getenv func(string) string
 	getwd  func() (string, error)
+	// statDir says why a directory named on the command line (--cwd) cannot be used; nil
+	// checks nothing.
+	statDir func(string) error
 	// executable is the path of the running guardian binary, which the hook installers
 	// write into the hosts' configs.
 	executable func() (string, error)
@@ -36,7 +41,7 @@ type deps struct {
 }
 
 func systemDeps() deps {
-	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd, isTerminal: isTerminal, executable: os.Executable, goCache: goEnvCache}
+	return deps{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, getwd: os.Getwd, statDir: checkDir, isTerminal: isTerminal, executable: os.Executable, goCache: goEnvCache}
 }
 
 // app is the state of one invocation: its dependencies and the flags shared between verbs.
@@ -129,18 +134,72 @@ func suggest(cmd *cobra.Command, typed string) string {
 	return ""
 }
 
-// usageArgs makes an argument validator's complaint a usage error (exit 2).
+// usageArgs makes an argument validator's complaint a usage error (exit 2) that says what
+// the command takes, instead of cobra's stock "requires at least 1 arg(s)".
 func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		err := v(cmd, args)
-		if err != nil && !strings.Contains(err.Error(), cmd.CommandPath()) {
-			err = fmt.Errorf("%s: %w", cmd.CommandPath(), err)
-		}
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
+		if err := v(cmd, args); err != nil {
+			return &exitError{code: exitUsage, err: argsError(cmd, args, err)}
 		}
 		return nil
 	}
+}
+
+var cobraArgCountRE = regexp.MustCompile(`^(?:requires at least|accepts at most|accepts|accepts between) (\d+)`)
+
+// argsError rewrites cobra's message about the number of positional arguments as one that
+// names the command, what it takes (from its Use line) and an example; other validators'
+// errors keep their message, prefixed with the command.
+func argsError(cmd *cobra.Command, args []string, err error) error {
+	// main prefixes "guardian: "; the command is named without repeating it.
+	path := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+	takes := positionalUse(cmd)
+	msg := err.Error()
+	example := ""
+	if line, _, _ := strings.Cut(strings.TrimSpace(cmd.Example), "\n"); line != "" {
+		example = "; e.g. " + strings.TrimSpace(line)
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = strconv.Quote(a)
+	}
+	switch {
+	case takes == "" && len(args) > 0:
+		return fmt.Errorf("%s takes no arguments, got %s", path, strings.Join(quoted, " "))
+	case cobraArgCountRE.MatchString(msg) || strings.HasPrefix(msg, "unknown command"):
+		m := cobraArgCountRE.FindStringSubmatch(msg)
+		if m != nil && strings.HasPrefix(msg, "requires") || m != nil && len(args) < atoi(m[1]) {
+			if strings.HasSuffix(takes, "...") {
+				return fmt.Errorf("%s needs at least one %s%s", path, strings.TrimSuffix(takes, "..."), example)
+			}
+			return fmt.Errorf("%s needs %s%s", path, takes, example)
+		}
+		return fmt.Errorf("%s takes %s, got %s%s", path, takes, strings.Join(quoted, " "), example)
+	case strings.Contains(msg, cmd.CommandPath()):
+		return err
+	}
+	return fmt.Errorf("%s: %w", cmd.CommandPath(), err)
+}
+
+// positionalUse is the positional part of cmd's Use line: "FILE..." of "check FILE...", ""
+// when it takes none. Flags written in it ("[--format table|json]") are left out.
+func positionalUse(cmd *cobra.Command) string {
+	var words []string
+	flagValue := false // the word after --flag is its value
+	for _, w := range strings.Fields(cmd.Use)[1:] {
+		isFlag := strings.HasPrefix(w, "-") || strings.HasPrefix(w, "[-")
+		skip := flagValue || isFlag || strings.HasPrefix(w, "[") || strings.HasSuffix(w, "]")
+		flagValue = isFlag && !strings.HasSuffix(w, "]")
+		if !skip {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // workdir is the process's working directory, the default cwd of a request.

@@ -25,6 +25,7 @@ import (
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/prompts"
+	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // envToken names the environment variable holding guardian serve's bearer token (and the one
@@ -53,6 +54,8 @@ type serveFlags struct {
 	concurrency int
 	drain       time.Duration
 	logFormat   string
+	team        teamFlags
+	allowHosts  []string
 }
 
 func (a *app) serveCmd() *cobra.Command {
@@ -68,6 +71,9 @@ flight (for at most --drain) and close the audit log.
   GET  /healthz         liveness (never needs the token)
   GET  /readyz          readiness
   GET  /metrics         Prometheus metrics
+  GET  /v1/events       decisions and breaker changes as server-sent events
+  GET  /v1/stats        the day's counts; GET /v1/breakers, POST /v1/breakers/reset
+  GET  /console         the console page: live decisions, filters, counts, breakers
 
 It listens on 127.0.0.1:7420 by default, or on a unix socket with --socket (mode 0600; "default"
 is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
@@ -75,9 +81,11 @@ is $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock, else
 address needs a bearer token (GUARDIAN_TOKEN or --token-file): without one, guardian serve
 refuses to start.
 
-The user config is read once, at start; the project file (.guardian.toml) of each request's
-cwd applies as with guardian review, and is re-read when it changes. Logs go to stderr. See
-docs/serve.md for the API.`,
+The user config (--config may be a file or an https URL) is re-read every --config-poll: a
+new version that loads comes into force, a bad one is refused and the old one stays. The
+project file (.guardian.toml) of each request's cwd applies as with guardian review, and is
+re-read when it changes. With --store redis://… replicas share breakers and cache (docs/team.md).
+Logs go to stderr. See docs/serve.md for the API.`,
 		Example: `  guardian serve
   guardian serve --socket default
   GUARDIAN_TOKEN=$(cat ~/.config/guardian/token) guardian serve --addr 0.0.0.0:7420
@@ -93,6 +101,8 @@ docs/serve.md for the API.`,
 	fl.IntVar(&f.concurrency, "concurrency", f.concurrency, "reviews in flight at most; beyond, answer 503 (`N`)")
 	fl.DurationVar(&f.drain, "drain", f.drain, "at shutdown, wait at most `D` for reviews in flight")
 	fl.StringVar(&f.logFormat, "log-format", f.logFormat, "log lines as `text` or json")
+	f.team.register(fl)
+	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "a DNS `NAME` clients use in the Host header, beside IP addresses and localhost (repeatable)")
 	return c
 }
 
@@ -124,37 +134,99 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	}()
 	a.meterProvider = mp
 
-	user, err := a.loadConfig(cmd, "")
+	src, err := a.serveConfigSource(cmd, f.team)
 	if err != nil {
 		return err
 	}
-	build, err := a.sharedReviewerBuild(user)
+	first, err := a.loadServeConfig(ctx, src)
 	if err != nil {
 		return err
 	}
-	pipelines := newProjectPipelines(user, a.getenv("HOME"), maxProjectPipelines, build)
-	defer pipelines.Close()
-	// Build the user config's pipeline now: a policy that does not compile stops the start
-	// instead of failing every request.
-	if _, err := pipelines.forDir(""); err != nil {
-		return invalidError(err)
+	user := first.Config
+	store, err := openStateStore(ctx, f.team, user.Store, log)
+	if err != nil {
+		return err
+	}
+	if store != nil {
+		defer store.Close()
+	}
+	var shared guardian.StateStore
+	if store != nil {
+		shared = store
+	}
+	shipper, err := a.openShipper(ctx, user.Audit.OTLP, mp, log)
+	if err != nil {
+		return err
+	}
+	if shipper != nil {
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if err := shipper.Close(sctx); err != nil {
+				log.Warn("audit OTLP shipper shutdown", "err", err)
+			}
+		}()
 	}
 
 	lns, err := listenAll(ctx, setup.addrs)
 	if err != nil {
 		return err
 	}
-	audit, err := a.openAudit(cmd, user)
+	audit, err := a.openAuditFor(cmd, user, shipper)
 	if err != nil {
 		closeAll(lns)
 		return fmt.Errorf("open the audit log: %w", err)
 	}
 
+	notifier, err := a.notifier(user, log)
+	if err != nil {
+		_ = audit.Close()
+		closeAll(lns)
+		return err
+	}
+	defer func() {
+		// Queued notifications get a few seconds to go out; the decisions are on record anyway.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := notifier.Close(cctx); err != nil {
+			log.Warn("notifications", "err", err)
+		}
+	}()
+	hub := server.NewHub(0, 0)
+	auditor := &liveAuditor{log: audit, hub: hub, onRecord: func(rec auditRecord, raw []byte) {
+		if rec.Decision == riskmodel.Deny {
+			notifier.Notify(ctx, denyEvent(rec, raw))
+		}
+	}}
+	// Build the user config's pipeline now: a policy that does not compile stops the start
+	// instead of failing every request.
+	gen, err := a.newPolicyGen(first, auditor, shared)
+	if err != nil {
+		audit.Close()
+		closeAll(lns)
+		return err
+	}
+	decider := &reloadingDecider{}
+	decider.cur.Store(gen)
+	defer func() { decider.cur.Load().pipelines.Close() }()
+	if src != nil && f.team.configPoll > 0 {
+		wctx, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		go a.watchConfig(wctx, src, f.team.configPoll, decider, auditor, shared, mp, log)
+	}
 	opts := []server.Option{
+		server.WithBreakerOpened(func(body server.BreakersBody, opened []server.BreakerOpened) {
+			for _, e := range breakerEvents(body, opened) {
+				notifier.Notify(ctx, e)
+			}
+		}),
+		server.WithEvents(hub),
+		server.WithBreakers(decider),
 		server.WithToken(setup.token),
 		server.WithBodyLimit(setup.bodyLimit),
 		server.WithConcurrency(f.concurrency),
 		server.WithDrainTimeout(f.drain),
+		server.WithAllowedHosts(f.allowHosts...),
 		server.WithDecisions(audit),
 		server.WithMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)})),
 		server.WithMeterProvider(mp),
@@ -169,7 +241,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if a.tracerProvider != nil {
 		opts = append(opts, server.WithTracerProvider(a.tracerProvider))
 	}
-	srv := server.New(guardian.Audited(pipelines, audit, time.Now), opts...)
+	srv := server.New(decider, opts...)
 
 	auth, config := "none", "defaults"
 	if setup.token != "" {
@@ -179,8 +251,12 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 		config = strings.Join(user.Sources, ",")
 	}
 	attrs := []any{"auth", auth, "config", config, "concurrency", f.concurrency, "max_body", setup.bodyLimit}
+	attrs = append(attrs, teamAttrs(first, store, shipper)...)
 	for _, ln := range lns {
 		attrs = append(attrs, "listen", listenerName(ln))
+		if ln.Addr().Network() == "tcp" {
+			attrs = append(attrs, "console", "http://"+listenerName(ln)+server.RouteConsole)
+		}
 	}
 	log.Info("guardian serve listening", attrs...)
 	serveErr := srv.Serve(ctx, lns...)
@@ -231,6 +307,9 @@ func (a *app) checkServeFlags(cmd *cobra.Command, f serveFlags) (serveSetup, err
 	}
 	if f.concurrency < 1 || f.concurrency > maxConcurrency {
 		return s, usageErrorf("serve: --concurrency %d: want 1 to %d", f.concurrency, maxConcurrency)
+	}
+	if err := f.team.check(); err != nil {
+		return s, err
 	}
 	if f.drain <= 0 || f.drain > maxDrain {
 		return s, usageErrorf("serve: --drain %s: want a duration above 0 and at most %s, e.g. 30s", f.drain, maxDrain)
@@ -306,7 +385,8 @@ func (a *app) bearerToken(verb, file string) (string, error) {
 // for projectPipelines. The model reviewer of the user config is built once and shared by
 // every pipeline whose config names the same model and prompt policy; a trusted project with
 // a model or prompt of its own gets its own reviewer.
-func (a *app) sharedReviewerBuild(user guardian.Config) (func(guardian.Config, string) (*guardian.Pipeline, error), error) {
+// extra adds options to each pipeline (guardian serve's state store).
+func (a *app) sharedReviewerBuild(user guardian.Config, extra ...func(guardian.Config, string) []guardian.Option) (func(guardian.Config, string) (*guardian.Pipeline, error), error) {
 	type reviewerKey struct {
 		model  guardian.ModelConfig
 		on     bool
@@ -345,7 +425,11 @@ func (a *app) sharedReviewerBuild(user guardian.Config) (func(guardian.Config, s
 				return nil, err
 			}
 		}
-		return a.newPipeline(cfg, home, rev)
+		var opts []guardian.Option
+		for _, e := range extra {
+			opts = append(opts, e(cfg, home)...)
+		}
+		return a.newPipeline(cfg, home, rev, opts...)
 	}, nil
 }
 

@@ -92,7 +92,7 @@ func TestServeRefusesBadSetups(t *testing.T) {
 		{name: "bad address", args: []string{"--addr", "7420"}, code: exitUsage, msg: `--addr "7420": want HOST:PORT`},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, code: exitUsage, msg: `--log-format "xml": want text or json`},
 		{name: "no default socket", args: []string{"--socket", "default"}, env: map[string]string{"HOME": ""}, code: exitUsage, msg: `--socket default: none of GUARDIAN_SOCKET, XDG_RUNTIME_DIR and HOME is set`},
-		{name: "arguments", args: []string{"now"}, code: exitUsage, msg: `unknown command "now"`},
+		{name: "arguments", args: []string{"now"}, code: exitUsage, msg: `serve takes no arguments, got "now"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -44,9 +44,17 @@ func versionString() string {
 	return fmt.Sprintf("%s %s %s/%s", s, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
-// moduleVersion is the module version guardian was built as, "(devel)" for a checkout: what
-// guardian reports of itself where one word is wanted (the MCP proxy's serverInfo).
+// version is the release version stamped in by `make release`
+// (-ldflags "-X main.version=v1.2.3"); empty for any other build.
+var version string
+
+// moduleVersion is the version guardian was built as: the stamped release version, else the
+// module version, "(devel)" for a checkout. It is what guardian reports of itself where one
+// word is wanted (the MCP proxy's serverInfo).
 func moduleVersion() string {
+	if version != "" {
+		return version
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
 	}

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -115,6 +116,14 @@ func (d *disk) commit(batch []*pending) error {
 			return fmt.Errorf("audit: write %s: %w", d.path, err)
 		}
 		d.size += int64(len(buf))
+		if d.opts.onCommit != nil {
+			off := 0
+			for _, rec := range outs {
+				n := bytes.IndexByte(buf[off:], '\n')
+				d.opts.onCommit(rec, buf[off:off+n])
+				off += n + 1
+			}
+		}
 		for i, p := range held {
 			p.finish(outs[i], nil)
 		}

@@ -51,6 +51,8 @@ type options struct {
 	maxSize int64
 	now     func() time.Time
 	logger  *slog.Logger
+	// onCommit sees every record this process wrote, once it is on disk, in chain order.
+	onCommit func(rec Record, line []byte)
 }
 
 func defaultOptions() options {
@@ -67,6 +69,12 @@ func WithMaxSize(n int64) Option { return func(o *options) { o.maxSize = n } }
 // WithClock sets the clock that stamps records without a time and names rotated and torn
 // files (time.Now by default); tests pass a fixed one.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithOnCommit calls f with every record this Log writes, as written (id, prev and hash
+// included) and with its line (without the newline), once it is fsynced, in the order of the
+// chain. f runs on the writer goroutine, before the appender is answered: it must not block
+// (hand the record to a bounded queue, as the OTLP shipper does) and must not keep line.
+func WithOnCommit(f func(rec Record, line []byte)) Option { return func(o *options) { o.onCommit = f } }
 
 // WithLogger sets where warnings go (a torn tail moved aside, an unreadable last record);
 // slog.Default() by default.

@@ -5,15 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/audit"
+	"github.com/guardianhq/guardian/riskmodel"
 )
 
 func TestTail(t *testing.T) {
@@ -88,9 +93,9 @@ func TestFind(t *testing.T) {
 			t.Errorf("line %d of %s is not the record", loc.Line, loc.File)
 		}
 	}
-	// Only the id key matches: an id quoted inside a request is not the record.
-	if _, _, err := audit.Find(context.Background(), files, recs[3].ID[:8]); !errors.Is(err, audit.ErrNotFound) {
-		t.Errorf("prefix of an id: %v, want ErrNotFound", err)
+	// A prefix of an id finds the record, as a git commit prefix does.
+	if raw, _, err := audit.Find(context.Background(), files, recs[3].ID[:8]); err != nil || !strings.HasPrefix(string(raw), `{"id":"`+recs[3].ID+`"`) {
+		t.Errorf("prefix of an id: %s, %v", raw, err)
 	}
 	if _, _, err := audit.Find(context.Background(), files, "nope"); !errors.Is(err, audit.ErrNotFound) {
 		t.Errorf("unknown id: %v", err)
@@ -186,6 +191,122 @@ func TestDefaultPath(t *testing.T) {
 	for _, tt := range tests {
 		if got := audit.DefaultPath(func(k string) string { return tt.env[k] }); got != tt.want {
 			t.Errorf("DefaultPath(%v) = %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+// TestFindPrefix: an id prefix names the one record whose id begins with it; a prefix shared by
+// several is an error listing them, one too short finds nothing, and only the id key counts.
+func TestFindPrefix(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	lines := `{"id":"abcd000011112222","request":{"note":"abce000000000000"},"hash":"sha256:1"}
+{"id":"abcd000033334444","hash":"sha256:2"}
+{"id":"abce000055556666","hash":"sha256:3"}
+{"id":"0123456789abcdef","hash":"sha256:4"}
+`
+	if err := os.WriteFile(path, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{path}
+	for _, tt := range []struct {
+		id, want  string // want: the id found, "" for none
+		ambiguous []string
+	}{
+		{"abcd00003333", "abcd000033334444", nil},
+		{"abce", "abce000055556666", nil}, // not the abce… quoted inside the first record
+		{"0123456789abcdef", "0123456789abcdef", nil},
+		{"abcd", "", []string{"abcd000011112222", "abcd000033334444"}},
+		{"abc", "", nil},  // shorter than MinIDPrefix
+		{"ffff", "", nil}, // no such record
+		{"abcd000011112222x", "", nil},
+	} {
+		raw, loc, err := audit.Find(context.Background(), files, tt.id)
+		var amb *audit.AmbiguousError
+		switch {
+		case tt.want != "":
+			if err != nil || !strings.HasPrefix(string(raw), `{"id":"`+tt.want+`"`) {
+				t.Errorf("Find(%s) = %s, %v; want %s", tt.id, raw, err, tt.want)
+			}
+			if lines := readLines(t, loc.File); !bytes.Equal(lines[loc.Line-1], raw) {
+				t.Errorf("Find(%s): line %d is not the record", tt.id, loc.Line)
+			}
+		case tt.ambiguous != nil:
+			if !errors.As(err, &amb) || !slices.Equal(amb.IDs, tt.ambiguous) || !strings.Contains(err.Error(), "give more of the id") {
+				t.Errorf("Find(%s) = %v, want ambiguous among %v", tt.id, err, tt.ambiguous)
+			}
+		default:
+			if !errors.Is(err, audit.ErrNotFound) {
+				t.Errorf("Find(%s) = %s, %v; want ErrNotFound", tt.id, raw, err)
+			}
+		}
+	}
+}
+
+// TestTailMatching: the filters select records, and -n counts the selected ones.
+func TestTailMatching(t *testing.T) {
+	l, path := openLog(t, audit.WithMaxSize(4<<10)) // rotated files too
+	recs := make([]audit.Record, 20)
+	for i := range recs {
+		rec := testRecord(fmt.Sprintf("record %d", i))
+		rec.Decision = []riskmodel.Decision{riskmodel.Allow, riskmodel.Ask, riskmodel.Deny}[i%3]
+		rec.Caller = guardian.Caller{Host: []string{"claude", "codex"}[i%2], Session: fmt.Sprintf("s%d", i%4)}
+		rec.Time = rec.Time.Add(time.Duration(i) * time.Minute)
+		if i%4 == 1 {
+			rec.DecidedBy = "rule:net.curl"
+			rec.Assessment.Findings[0].RuleID = "net.curl"
+		}
+		var err error
+		if recs[i], err = l.Append(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(raws []json.RawMessage) []string {
+		var out []string
+		for _, raw := range raws {
+			var r audit.Record
+			if err := json.Unmarshal(raw, &r); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	want := func(keep func(audit.Record) bool, n int) []string {
+		var out []string
+		for _, r := range recs {
+			if keep(r) {
+				out = append(out, r.ID)
+			}
+		}
+		if len(out) > n {
+			out = out[len(out)-n:]
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name string
+		f    audit.Filter
+		keep func(audit.Record) bool
+	}{
+		{"none", audit.Filter{}, func(audit.Record) bool { return true }},
+		{"deny", audit.Filter{Decisions: []riskmodel.Decision{riskmodel.Deny}}, func(r audit.Record) bool { return r.Decision == riskmodel.Deny }},
+		{"allow or ask", audit.Filter{Decisions: []riskmodel.Decision{riskmodel.Allow, riskmodel.Ask}}, func(r audit.Record) bool { return r.Decision != riskmodel.Deny }},
+		{"host", audit.Filter{Host: recs[1].Caller.Host}, func(r audit.Record) bool { return r.Caller.Host == recs[1].Caller.Host }},
+		{"session", audit.Filter{Session: recs[2].Caller.Session}, func(r audit.Record) bool { return r.Caller.Session == recs[2].Caller.Session }},
+		{"rule glob", audit.Filter{Rule: "fs.rm.*"}, func(r audit.Record) bool {
+			return slices.ContainsFunc(r.Assessment.Findings, func(f riskmodel.Finding) bool { return strings.HasPrefix(f.RuleID, "fs.rm.") })
+		}},
+		{"since", audit.Filter{Since: recs[15].Time}, func(r audit.Record) bool { return !r.Time.Before(recs[15].Time) }},
+		{"nothing", audit.Filter{Host: "no-such-host"}, func(audit.Record) bool { return false }},
+	} {
+		for _, n := range []int{3, 100} {
+			got, err := audit.TailMatching(context.Background(), path, n, tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := want(tt.keep, n); !slices.Equal(ids(got), w) {
+				t.Errorf("%s, -n %d: %v, want %v", tt.name, n, ids(got), w)
+			}
 		}
 	}
 }

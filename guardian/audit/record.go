@@ -51,6 +51,9 @@ type Record struct {
 	Reasoning string `json:"reasoning,omitempty"`
 	// Caller is who asked: host, session, turn and agent, each omitted when unknown.
 	Caller guardian.Caller `json:"caller"`
+	// Policy is the digest of the user config in force ("sha256:<hex>"); absent when the
+	// recorder did not know it.
+	Policy string `json:"policy,omitempty"`
 	// Prev is the hash of the record before this one ("" for the first record of a log).
 	Prev string `json:"prev"`
 	// Hash is "sha256:<hex>" of the record without its hash. Append fills it in; it is
@@ -87,6 +90,7 @@ func NewRecord(e guardian.AuditEntry) (Record, error) {
 		Usage:      e.Result.Usage,
 		Reasoning:  redactReasoning(e.Result.Reasoning),
 		Caller:     e.Caller,
+		Policy:     e.Policy,
 	}, nil
 }
 

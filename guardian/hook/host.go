@@ -27,11 +27,17 @@ type Host struct {
 	// Paths are the config files guardian edits, in the order Install and Uninstall take
 	// them: from the flag's value ("" for the default) and the environment.
 	Paths func(flag string, getenv func(string) string) ([]string, error)
+	// Owned says the config file is guardian's own (OpenCode's plugin, Cline's hook script):
+	// written whole, with no backup, and removed on uninstall.
+	Owned bool
+	// Executable makes the config file executable (Cline runs its hook file itself).
+	Executable bool
 	// Install returns the files with guardian's hook added (command run with a host timeout
 	// of timeoutSec seconds), keeping every other entry. A file whose content is unchanged is
 	// not written.
 	Install func(files []File, command string, timeoutSec int) ([]File, error)
-	// Uninstall returns the files with exactly guardian's entries removed.
+	// Uninstall returns the files with exactly guardian's entries removed; a file whose
+	// content comes back nil is guardian's own and is removed.
 	Uninstall func(files []File) ([]File, error)
 	// Done is printed after a successful install: how the host runs the hook, how to check it.
 	Done string
@@ -77,7 +83,7 @@ type File struct {
 
 // Hosts is the table of every host guardian supports, in the order help and verify list them.
 func Hosts() []Host {
-	return []Host{claudeHost(), codexHost(), geminiHost(), qwenHost(), copilotHost()}
+	return []Host{claudeHost(), codexHost(), geminiHost(), qwenHost(), copilotHost(), opencodeHost(), clineHost(), cursorHost()}
 }
 
 // Lookup returns the host named name.

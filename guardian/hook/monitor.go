@@ -40,3 +40,6 @@ func (m monitor) Answer(c Call, _ guardian.Result) Reply { return NoVerdict(m.p,
 // Failsafe gives the host no verdict too: in monitor mode guardian never stands in the way,
 // not even when it could not review (Run still records the fail-safe in the audit log).
 func (m monitor) Failsafe(event, _ string) Reply { return NoVerdict(m.p, event) }
+
+// NoVerdict is the monitored protocol's.
+func (m monitor) NoVerdict(event string) Reply { return NoVerdict(m.p, event) }

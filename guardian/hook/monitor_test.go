@@ -15,11 +15,14 @@ import (
 // decision is recorded.
 func TestMonitor(t *testing.T) {
 	payloads := map[string]string{
-		"claude":  `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
-		"codex":   `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
-		"gemini":  `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
-		"qwen":    `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
-		"copilot": `{"sessionId":"s1","timestamp":1767225600000,"cwd":"/w/p","toolName":"bash","toolArgs":{"command":"rm -rf ~/"}}`,
+		"claude":   `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
+		"codex":    `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf ~/"}}`,
+		"gemini":   `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
+		"qwen":     `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~/"}}`,
+		"copilot":  `{"sessionId":"s1","timestamp":1767225600000,"cwd":"/w/p","toolName":"bash","toolArgs":{"command":"rm -rf ~/"}}`,
+		"opencode": `{"hook_event_name":"tool.execute.before","tool":"bash","sessionID":"s1","callID":"c1","args":{"command":"rm -rf ~/"},"directory":"/w/p"}`,
+		"cline":    `{"hookName":"tool_call","taskId":"t1","agent_id":"a1","parent_agent_id":null,"tool_call":{"id":"c1","name":"run_commands","input":{"commands":["rm -rf ~/"]}}}`,
+		"cursor":   `{"hook_event_name":"preToolUse","conversation_id":"s1","tool_name":"Shell","tool_input":{"command":"rm -rf ~/"}}`,
 	}
 	outcomes := []struct {
 		name   string
@@ -48,8 +51,10 @@ func TestMonitor(t *testing.T) {
 				}
 				// Claude Code and Qwen Code: no output ("no opinion"); Codex: no output ("no
 				// verdict"); Copilot CLI: no output (its own rules decide); Gemini: {} (no
-				// decision: its approval mode decides).
-				want := map[string]string{"claude": "", "codex": "", "gemini": "{}\n", "qwen": "", "copilot": ""}[h.Name]
+				// decision: its approval mode decides); OpenCode's plugin: "none" (it blocks on an
+				// empty answer); Cline and Cursor: {} (go on with the host's own settings).
+				want := map[string]string{"claude": "", "codex": "", "gemini": "{}\n", "qwen": "", "copilot": "",
+					"opencode": "{\"decision\":\"none\"}\n", "cline": "{}\n", "cursor": "{}\n"}[h.Name]
 				if _, ok := payloads[h.Name]; !ok {
 					t.Fatalf("no monitor payload for host %s: add one", h.Name)
 				}

@@ -36,7 +36,8 @@ type Input struct {
 // Run answers one hook invocation with p's reply before deadline, whatever happens: the work
 // runs in its own goroutine with a panic guard, and when the deadline passes first the
 // fail-safe reply is returned at once (the goroutine is abandoned; the process exits after
-// printing). A call on which guardian has no opinion gets the empty reply without deciding.
+// printing). A call on which guardian has no opinion gets p's no-verdict reply without
+// deciding.
 func Run(ctx context.Context, p Protocol, in Input, decide DecideFunc, deadline time.Duration) Reply {
 	if deadline <= 0 {
 		deadline = DefaultDeadline
@@ -90,7 +91,7 @@ func Run(ctx context.Context, p Protocol, in Input, decide DecideFunc, deadline 
 		parsed = &c
 		mu.Unlock()
 		if c.Request == nil {
-			done <- Reply{}
+			done <- NoVerdict(p, c.Event)
 			return
 		}
 		res, err := decide(ctx, c)

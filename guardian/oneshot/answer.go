@@ -60,8 +60,8 @@ const failsafeAuditBudget = time.Second
 
 // auditFailsafe records a fail-safe reply in the audit log, so that the log says what the host
 // was told even when no review finished. It is best effort and bounded: a call that could not
-// be parsed has no request to record, and when the config or the log is what failed, the
-// record cannot be written either — then stderr says so. The abandoned in-process review
+// be parsed has no request to record; when the config is what failed, the record goes to the
+// default log; when the log is what failed, it cannot be written — then stderr says so. The abandoned in-process review
 // does not record a decision it reaches after the deadline (see Local).
 func (e Env) auditFailsafe(ctx context.Context, r hook.Reply) {
 	if r.Call == nil || r.Call.Request == nil {
@@ -72,8 +72,9 @@ func (e Env) auditFailsafe(ctx context.Context, r hook.Reply) {
 	go func() {
 		cfg, err := e.LoadConfig(e.RequestDir(*c.Request))
 		if err != nil {
-			done <- err
-			return
+			// The config is what failed: record the answer in the default log, where
+			// `guardian audit` looks when the config does not load, rather than nowhere.
+			cfg = guardian.DefaultConfig()
 		}
 		log, err := e.OpenAudit(cfg)
 		if err != nil {

@@ -31,7 +31,7 @@ func (e Env) AuditPath(cfg guardian.Config) (string, error) {
 // mode and rotation size. Its warnings (a torn tail recovered after a crash) go to Stderr.
 // serve and the hooks audit every decision through it, so a decision that was answered is in
 // the log; the caller closes it, which flushes it.
-func (e Env) OpenAudit(cfg guardian.Config) (*audit.Log, error) {
+func (e Env) OpenAudit(cfg guardian.Config, extra ...audit.Option) (*audit.Log, error) {
 	path, err := e.AuditPath(cfg)
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func (e Env) OpenAudit(cfg guardian.Config) (*audit.Log, error) {
 		maxSize = audit.DefaultMaxSize
 	}
 	logger := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	l, err := audit.Open(path, audit.WithSync(mode), audit.WithMaxSize(maxSize), audit.WithLogger(logger))
+	l, err := audit.Open(path, append([]audit.Option{audit.WithSync(mode), audit.WithMaxSize(maxSize), audit.WithLogger(logger)}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%w (the log is set by [audit] path in the user config, or GUARDIAN_AUDIT_LOG)", err)
 	}

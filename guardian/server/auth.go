@@ -13,6 +13,7 @@ import (
 // the token's bytes nor its length leak through timing.
 type BearerToken struct {
 	hash [sha256.Size]byte
+	key  []byte // signs the console's session cookies (sessionKey)
 }
 
 // NewBearerToken returns the check for token; nil for an empty token, which checks nothing.
@@ -20,7 +21,7 @@ func NewBearerToken(token string) *BearerToken {
 	if token == "" {
 		return nil
 	}
-	return &BearerToken{hash: sha256.Sum256([]byte(token))}
+	return &BearerToken{hash: sha256.Sum256([]byte(token)), key: sessionKey(token)}
 }
 
 // Check reports whether h carries the token. When it does not, the message says how to fix
@@ -58,9 +59,4 @@ func (t *BearerToken) Require(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// authorized checks the bearer token when the server has one.
-func (s *Server) authorized(r *http.Request) (msg string, ok bool) {
-	return s.token.Check(r.Header)
 }

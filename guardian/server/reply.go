@@ -67,8 +67,12 @@ func (ex *exchange) fail(code int, errCode, msg string) {
 }
 
 func (ex *exchange) write(code int, body []byte) {
+	ex.writeType(code, "application/json", body)
+}
+
+func (ex *exchange) writeType(code int, ctype string, body []byte) {
 	h := ex.w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", ctype)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")

@@ -4,39 +4,31 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/guardianhq/guardian/guardian"
 )
 
 // review answers POST /v1/review: the body is one request envelope, the reply the Result.
 func (s *Server) review(ex *exchange) {
-	select {
-	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
-	default:
-		// Refuse at once: queueing would only move the wait into the client's hook deadline,
-		// and the client can retry or fall back sooner than a queue would drain.
-		ex.w.Header().Set("Retry-After", "1")
-		ex.fail(http.StatusServiceUnavailable, CodeSaturated, fmt.Sprintf(
-			"saturated: %d reviews are in flight, the server's limit (guardian serve --concurrency); retry after 1 s", cap(s.sem)))
-		return
-	}
 	r := ex.r
 	if r.ContentLength > s.bodyLimit {
 		ex.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, s.bodyLimitMessage(r.ContentLength))
 		return
 	}
-	body, empty, err := peekBody(http.MaxBytesReader(ex.w, r.Body, s.bodyLimit))
-	if err == nil && empty {
+	// The whole body is read before a review slot is taken, under its own deadline: a client
+	// trickling its body holds a connection and a goroutine, never one of the --concurrency
+	// slots every agent shares. (Taking the slot first let 256 slow clients deny service.)
+	raw, err := s.readBody(ex)
+	var req guardian.Request
+	switch {
+	case err == nil && len(raw) == 0:
 		ex.fail(http.StatusBadRequest, CodeBadRequest, `empty body: send one JSON request envelope, e.g. {"kind":"exec","request":{"command":["git","status"],"cwd":"/src/app"}}`)
 		return
-	}
-	var req guardian.Request
-	if err == nil {
-		req, err = guardian.ReadRequest(body)
+	case err == nil:
+		req, err = guardian.ReadRequest(bytes.NewReader(raw))
 	}
 	var tooBig *http.MaxBytesError
 	switch {
@@ -55,7 +47,19 @@ func (s *Server) review(ex *exchange) {
 		ex.fail(http.StatusBadRequest, CodeBadRequest, err.Error())
 		return
 	}
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	default:
+		// Refuse at once: queueing would only move the wait into the client's hook deadline,
+		// and the client can retry or fall back sooner than a queue would drain.
+		ex.w.Header().Set("Retry-After", "1")
+		ex.fail(http.StatusServiceUnavailable, CodeSaturated, fmt.Sprintf(
+			"saturated: %d reviews are in flight, the server's limit (guardian serve --concurrency); retry after 1 s", cap(s.sem)))
+		return
+	}
 	res, err := s.decider.Decide(r.Context(), req, ex.caller)
+	s.watchBreakers()
 	var cfgErr *guardian.ConfigError
 	switch {
 	case errors.As(err, &cfgErr):
@@ -102,16 +106,28 @@ func (s *Server) bodyLimitMessage(size int64) string {
 		got, s.bodyLimit, mib(s.bodyLimit), guardian.MaxRequestBytes)
 }
 
-// peekBody reads the first byte of r to tell an empty body from one that is merely short, and
-// returns a reader that still yields the whole body.
-func peekBody(r io.Reader) (body io.Reader, empty bool, err error) {
-	var first [1]byte
-	n, err := io.ReadFull(r, first[:])
-	switch {
-	case n == 0 && errors.Is(err, io.EOF):
-		return nil, true, nil
-	case n == 0:
-		return nil, false, fmt.Errorf("read request body: %w", err)
+// BodyReadTimeout bounds how long a client may take to send a review's body, from the moment
+// its headers were read. A hook sends its request at once; a client still sending after this
+// is cut off (and the connection closed), so it cannot keep a goroutine and a buffer forever.
+const BodyReadTimeout = 10 * time.Second
+
+// readBody reads the request body whole, at most the body limit, under BodyReadTimeout.
+func (s *Server) readBody(ex *exchange) ([]byte, error) {
+	rc := http.NewResponseController(ex.w)
+	if err := rc.SetReadDeadline(time.Now().Add(BodyReadTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return nil, fmt.Errorf("read request body: %w", err)
 	}
-	return io.MultiReader(bytes.NewReader(first[:]), r), false, nil
+	var b bytes.Buffer
+	if ex.r.ContentLength > 0 {
+		b.Grow(int(ex.r.ContentLength))
+	}
+	_, err := b.ReadFrom(http.MaxBytesReader(ex.w, ex.r.Body, s.bodyLimit))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read request body: %w", err)
+	}
+	return b.Bytes(), nil
 }

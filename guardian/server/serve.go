@@ -37,6 +37,11 @@ func (s *Server) Serve(ctx context.Context, lns ...net.Listener) error {
 		return errors.New("serve: no listener")
 	}
 	var handlers inflight
+	if s.hub != nil {
+		if err := s.counts.seed(ctx, s.decisions); err != nil {
+			s.logger.LogAttrs(ctx, slog.LevelWarn, "the day's counts start from zero: the audit log could not be read", slog.String("err", err.Error()))
+		}
+	}
 	hs := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			handlers.enter()
@@ -51,6 +56,9 @@ func (s *Server) Serve(ctx context.Context, lns ...net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	// Event streams never end by themselves: end them as shutdown begins, so they do not hold
+	// the drain up.
+	hs.RegisterOnShutdown(s.hub.Close)
 	errc := make(chan error, len(lns))
 	for _, ln := range lns {
 		go func() { errc <- hs.Serve(ln) }()

@@ -88,6 +88,18 @@ type Server struct {
 	metrics   *httpMetrics
 	drain     time.Duration
 	routes    map[string]route
+	// allowedHosts are the DNS names accepted in the Host header beside IP literals and
+	// localhost (WithAllowedHosts).
+	allowedHosts map[string]struct{}
+	// hub carries the live events (WithEvents); counts are the day's, fed by it.
+	hub       *Hub
+	counts    *dayCounts
+	heartbeat time.Duration
+	// breakers are shown and reset by the console (WithBreakers); onBreakerOpen is told when
+	// one opens (notifications).
+	breakers      *breakerWatch
+	onBreakerOpen func(BreakersBody, []BreakerOpened)
+	now           func() time.Time
 }
 
 // route is one path: the methods it answers and its handler. public routes need no token.
@@ -192,9 +204,21 @@ func New(d guardian.Decider, opts ...Option) *Server {
 		logger:    slog.New(slog.DiscardHandler),
 		tracer:    otel.Tracer(instrumentation),
 		drain:     DefaultDrainTimeout,
+
+		allowedHosts: map[string]struct{}{},
+		heartbeat:    DefaultHeartbeat,
+		now:          time.Now,
 	}
 	for _, o := range opts {
 		o(s)
+	}
+	s.counts = newDayCounts(s.now)
+	if s.hub != nil {
+		s.hub.observe(func(e Event) {
+			if e.Kind == EventDecision {
+				s.counts.add(e.Data)
+			}
+		})
 	}
 	s.metrics = newHTTPMetrics(s.mp)
 	get := []string{http.MethodGet, http.MethodHead}
@@ -204,6 +228,18 @@ func New(d guardian.Decider, opts ...Option) *Server {
 		RouteHealthz:   {name: RouteHealthz, methods: get, public: true, handle: (*Server).healthz},
 		RouteReadyz:    {name: RouteReadyz, methods: get, handle: (*Server).readyz},
 		RouteMetrics:   {name: RouteMetrics, methods: get, handle: (*Server).serveMetrics},
+
+		RouteEvents:       {name: RouteEvents, methods: []string{http.MethodGet}, handle: (*Server).events},
+		RouteStats:        {name: RouteStats, methods: get, handle: (*Server).stats},
+		RouteBreakers:     {name: RouteBreakers, methods: get, handle: (*Server).breakerList},
+		RouteBreakerReset: {name: RouteBreakerReset, methods: []string{http.MethodPost}, handle: (*Server).breakerReset},
+
+		RouteRoot:       {name: RouteRoot, methods: get, public: true, handle: (*Server).root},
+		RouteConsole:    {name: RouteConsole, methods: get, public: true, handle: (*Server).console},
+		RouteLogin:      {name: RouteLogin, methods: []string{http.MethodPost}, public: true, handle: (*Server).loginPost},
+		RouteLogout:     {name: RouteLogout, methods: []string{http.MethodPost}, public: true, handle: (*Server).logout},
+		routeConsoleJS:  {name: routeConsoleJS, methods: get, public: true, handle: (*Server).consoleScript},
+		routeConsoleCSS: {name: routeConsoleCSS, methods: get, public: true, handle: (*Server).consoleStyle},
 	}
 	return s
 }
@@ -259,11 +295,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.log(ctx, ex, method, took)
 }
 
-// dispatch checks the token, the path and the method, then runs the route's handler. The
-// token is checked before the path, so without it every path but /healthz looks the same.
+// dispatch checks the Host and Origin headers, the token, the path and the method, then runs
+// the route's handler. The token is checked before the path, so without it every path but
+// /healthz looks the same; Host and Origin before the token, so that a rebound or cross-site
+// page learns nothing at all.
 func (s *Server) dispatch(ex *exchange, rt route, known bool) {
+	if !s.hostAllowed(ex.r) {
+		ex.fail(http.StatusForbidden, CodeForbidden, "host "+quoteForMessage(ex.r.Host)+
+			" is not a name this server answers to: use its IP address or localhost, or start guardian serve with --allow-host NAME")
+		return
+	}
+	if !sameOrigin(ex.r) {
+		ex.fail(http.StatusForbidden, CodeForbidden, "cross-origin request refused: only guardian's own console page may call the API from a browser")
+		return
+	}
 	if !(known && rt.public) {
-		if msg, ok := s.authorized(ex.r); !ok {
+		via, msg, ok := s.authenticate(ex.r)
+		if !ok {
 			challenge := `Bearer realm="guardian"`
 			if ex.r.Header.Get("Authorization") != "" {
 				challenge += `, error="invalid_token"`
@@ -272,10 +320,14 @@ func (s *Server) dispatch(ex *exchange, rt route, known bool) {
 			ex.fail(http.StatusUnauthorized, CodeUnauthorized, msg)
 			return
 		}
+		if !s.csrfOK(ex.r, via) {
+			ex.fail(http.StatusForbidden, CodeForbidden, "missing or wrong "+HeaderCSRF+" header: a state-changing call from the console must echo the "+CSRFCookie+" cookie in it")
+			return
+		}
 	}
 	if !known {
 		ex.fail(http.StatusNotFound, CodeNotFound, "no route "+quoteForMessage(ex.r.URL.Path)+
-			"; the routes are POST /v1/review, GET /v1/decisions, /healthz, /readyz and /metrics")
+			"; the routes are POST /v1/review, GET /v1/decisions, /v1/events, /v1/stats, /v1/breakers, POST /v1/breakers/reset, /healthz, /readyz, /metrics and the console at /console")
 		return
 	}
 	if !slices.Contains(rt.methods, ex.r.Method) {

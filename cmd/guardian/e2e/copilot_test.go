@@ -60,23 +60,7 @@ func (h copilotHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRu
 func TestCopilot(t *testing.T) {
 	s := need(t)
 	h := copilotHost{bin: s.copilot, cache: filepath.Join(os.Getenv(envHosts), ".copilot-cache")}
-	t.Run("commands", func(t *testing.T) {
-		tab := timingTable{host: h.Name()}
-		for _, sc := range commandScenarios() {
-			t.Run(sc.name, func(t *testing.T) {
-				row := timing{scenario: sc.name, outcome: sc.want}
-				for range timingRounds {
-					r, review, _ := runGuarded(t, s, h, sc, false)
-					row.with, row.review = append(row.with, r.took), append(row.review, review)
-					_, _, hookTook := runGuarded(t, s, h, sc, true)
-					row.hook = append(row.hook, hookTook)
-					row.without = append(row.without, runYoloUnguarded(t, h, sc).took)
-				}
-				tab.rows = append(tab.rows, row)
-			})
-		}
-		tab.log(t)
-	})
+	t.Run("commands", func(t *testing.T) { runCommandTable(t, s, h, timingRounds, runYoloUnguarded) })
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
 	t.Run("user hooks kept", func(t *testing.T) {
 		w := preparedWorld(t, h)

@@ -49,6 +49,8 @@ type suite struct {
 	gemini           string // Gemini CLI's bundle (run by node)
 	qwen             string // Qwen Code's entry script (run by node)
 	copilot          string // Copilot CLI's native binary
+	opencode         string // OpenCode's native binary
+	cline            string // Cline CLI's native binary
 	self             string // this test binary, re-executed as a helper
 }
 
@@ -98,6 +100,8 @@ func need(t *testing.T) suite {
 			problems = append(problems, fmt.Sprintf("Qwen Code: %v (%s)", err, fix))
 		}
 		s.copilot = file("Copilot CLI", filepath.Join(hosts, "node_modules", "@github", "copilot-"+strings.TrimPrefix(claudePkg, "claude-code-"), "copilot"), fix)
+		s.opencode = file("OpenCode", filepath.Join(hosts, "node_modules", "opencode-"+strings.TrimPrefix(claudePkg, "claude-code-"), "bin", "opencode"), fix)
+		s.cline = file("Cline CLI", filepath.Join(hosts, "node_modules", "@cline", "cli-"+strings.TrimPrefix(claudePkg, "claude-code-"), "bin", "cline"), fix)
 		if _, err := exec.LookPath("node"); err != nil {
 			problems = append(problems, "Gemini CLI: node is not on PATH (it runs Gemini's JavaScript bundle)")
 		}

@@ -20,7 +20,8 @@ type faultScenario struct {
 	// reason is a piece of the fail-safe text Claude Code reports to the model.
 	reason string
 	// audited says the fail-safe answer must be in the audit log (status failsafe): every
-	// fault but those where the config or the payload itself is what broke.
+	// fault but those where the payload itself is what broke (a broken config's answer goes
+	// to the default log, which is the one these worlds use).
 	audited bool
 }
 
@@ -43,7 +44,7 @@ func faultScenarios() []faultScenario {
 		{"bad-config", func(t *testing.T, s suite, h host, w world) faultSetup {
 			writeFile(t, filepath.Join(w.home, ".config", "guardian", "config.toml"), "[review]\ndeadline = \"4 seconds\"\n")
 			return faultSetup{bin: s.guardian}
-		}, "config.toml", false},
+		}, "config.toml", true},
 		{"unreadable-stdin", func(t *testing.T, s suite, h host, w world) faultSetup {
 			// The hook's stdin is a directory: every read fails.
 			cmd := fmt.Sprintf("%s hook %s --deadline 10s < /", s.guardian, h.Name())
@@ -155,16 +156,22 @@ func runFaults(t *testing.T, s suite, h host) {
 			f := sc.setup(t, s, h, w)
 			install(t, h, w, f.bin, f.args...)
 			r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: f.env})
-			got := classify(h, r, w.marked("ran"))
+			got, want := classify(h, r, w.marked("ran")), expected(h, guardianDenied)
 			t.Logf("%s %s: %s in %s; the model was told: %s", h.Name(), sc.name, got, r.took, abbrev(r.Result.Text, 400))
-			if got != guardianDenied {
-				t.Fatalf("outcome %q, want %q\n%s", got, guardianDenied, r.describe())
+			if got != want {
+				t.Fatalf("outcome %q, want %q\n%s", got, want, r.describe())
 			}
-			if !strings.Contains(r.Result.Text, sc.reason) {
+			if want == guardianDenied && !strings.Contains(r.Result.Text, sc.reason) {
 				t.Errorf("the model was not told why guardian could not review (want %q in it):\n%s", sc.reason, r.describe())
 			}
 			if f.after != nil {
 				f.after(t)
+			}
+			if sc.audited {
+				recs := w.audited(t)
+				if len(recs) != 1 || recs[0].Status != guardian.StatusFailsafe {
+					t.Errorf("audit log holds %d record(s) %+v, want the one fail-safe answer the host was given", len(recs), recs)
+				}
 			}
 		})
 	}

@@ -114,43 +114,9 @@ func TestGemini(t *testing.T) {
 	}
 	h := geminiHost{script: s.gemini}
 	t.Run("commands", func(t *testing.T) {
-		tab := timingTable{host: h.Name()}
-		for _, sc := range commandScenarios() {
-			t.Run(sc.name, func(t *testing.T) {
-				row := timing{scenario: sc.name, outcome: sc.want}
-				for range timingRounds {
-					r, review, _ := runGuarded(t, s, h, sc, false)
-					row.with, row.review = append(row.with, r.took), append(row.review, review)
-					_, _, hookTook := runGuarded(t, s, h, sc, true)
-					row.hook = append(row.hook, hookTook)
-					row.without = append(row.without, runGeminiUnguarded(t, h, sc).took)
-				}
-				tab.rows = append(tab.rows, row)
-			})
-		}
-		tab.log(t)
+		runCommandTable(t, s, h, timingRounds, func(t *testing.T, _ host, sc commandScenario) hostRun { return runGeminiUnguarded(t, h, sc) })
 	})
-	t.Run("failsafe", func(t *testing.T) {
-		for _, sc := range faultScenarios() {
-			t.Run(sc.name, func(t *testing.T) {
-				w := preparedWorld(t, h)
-				f := sc.setup(t, s, h, w)
-				install(t, h, w, f.bin, f.args...)
-				r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Env: f.env})
-				got := classify(h, r, w.marked("ran"))
-				t.Logf("gemini %s: %s in %s; the model was told: %s", sc.name, got, r.took, abbrev(r.Result.Text, 400))
-				if got != guardianDenied {
-					t.Fatalf("outcome %q, want %q\n%s", got, guardianDenied, r.describe())
-				}
-				if !strings.Contains(r.Result.Text, sc.reason) {
-					t.Errorf("the model was not told why guardian could not review (want %q in it):\n%s", sc.reason, r.describe())
-				}
-				if f.after != nil {
-					f.after(t)
-				}
-			})
-		}
-	})
+	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
 	t.Run("user settings kept", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)

@@ -43,6 +43,9 @@ type hostRun struct {
 	// told it anything.
 	Result toolResult
 	Got    bool
+	// Stopped says the host stopped the whole task at the hook (Cline's cancel), so no tool
+	// result was ever sent.
+	Stopped bool
 	// AutoReviews counts Codex's own reviewer's requests (always 0 for Claude Code).
 	AutoReviews int
 	// Hook is what Codex said of its PermissionRequest hook: "Completed" (it answered by

@@ -20,6 +20,9 @@ const (
 	// hostRefused: the host refused on its own, without guardian (no hook, or a hook it
 	// skipped), and without running it.
 	hostRefused outcome = "refused by the host"
+	// taskStopped: (Cline) the hook stopped the whole task before the call ran; the model
+	// is told nothing, so guardian's reason is only in the audit log.
+	taskStopped outcome = "task stopped by guardian"
 	// unknown: none of the above — the run did not get as far as the tool result.
 	unknown outcome = "unknown"
 )
@@ -30,6 +33,8 @@ func classify(h host, r hostRun, marked bool) outcome {
 	switch {
 	case marked:
 		return ran
+	case r.Stopped:
+		return taskStopped
 	case !r.Got:
 		return unknown
 	case h.Name() == "codex" && r.AutoReviews > 0:

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+
+	"github.com/guardianhq/guardian/riskmodel"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,12 +76,12 @@ func runGuarded(t *testing.T, s suite, h host, sc commandScenario, timed bool) (
 		install(t, h, w, s.guardian)
 	}
 	r := h.Run(t, w, h.Shell(fmt.Sprintf(sc.command, w.mark(sc.name))), runOpts{Permissive: true})
-	got := classify(h, r, w.marked(sc.name))
+	got, want := classify(h, r, w.marked(sc.name)), expected(h, sc.want)
 	t.Logf("%s %s: %s in %s; the model was told: %s", h.Name(), sc.name, got, r.took, abbrev(r.Result.Text, 300))
-	if got != sc.want {
-		t.Fatalf("outcome %q, want %q\n%s", got, sc.want, r.describe())
+	if got != want {
+		t.Fatalf("outcome %q, want %q\n%s", got, want, r.describe())
 	}
-	if sc.reason != "" && !strings.Contains(r.Result.Text, sc.reason) {
+	if sc.reason != "" && want == guardianDenied && !strings.Contains(r.Result.Text, sc.reason) {
 		t.Errorf("the model was not told guardian's reason (want %q in it):\n%s", sc.reason, r.describe())
 	}
 	if h.Name() == "codex" && !hookAnswered(r.Hook) {
@@ -88,6 +90,9 @@ func runGuarded(t *testing.T, s suite, h host, sc commandScenario, timed bool) (
 	recs := w.audited(t)
 	if len(recs) != 1 || recs[0].Caller.Host != h.Name() {
 		t.Fatalf("want one audit record from the %s hook, got %+v", h.Name(), recs)
+	}
+	if want == taskStopped && (recs[0].Decision != riskmodel.Deny || !strings.Contains(recs[0].Assessment.Summary+" "+recs[0].Assessment.Rationale, sc.reason)) {
+		t.Errorf("the task stopped, but the audit record is not guardian's deny with %q: %+v", sc.reason, recs[0])
 	}
 	var hookTook time.Duration
 	if timed {

@@ -50,7 +50,9 @@ func hookTimes(t *testing.T, file string) time.Duration {
 // timingTable collects one host's timings and prints them.
 type timingTable struct {
 	host string
-	rows []timing
+	// rounds is how many runs each median is of (timingRounds when 0).
+	rounds int
+	rows   []timing
 }
 
 // log prints the table: per scenario the medians of the host's wall time with the hook and
@@ -60,8 +62,12 @@ type timingTable struct {
 func (tt *timingTable) log(t *testing.T) {
 	t.Helper()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: host wall time per run, median of %d rounds (no hook: %s)\n", tt.host, timingRounds, tt.baseline())
-	line := "  %-13s %-19s %13s %13s %11s %13s %13s\n"
+	rounds := tt.rounds
+	if rounds == 0 {
+		rounds = timingRounds
+	}
+	fmt.Fprintf(&b, "%s: host wall time per run, median of %d rounds (no hook: %s)\n", tt.host, rounds, tt.baseline())
+	line := "  %-13s %-24s %13s %13s %11s %13s %13s\n"
 	fmt.Fprintf(&b, line, "scenario", "outcome", "host, hook", "host, none", "difference", "hook process", "review")
 	var with, without, cost, hook, review []time.Duration
 	for _, r := range tt.rows {
@@ -82,6 +88,10 @@ func (tt *timingTable) baseline() string {
 		return "yolo mode runs the call, destructive ones included (harmless here)"
 	case "copilot":
 		return "--allow-all-tools runs the call, destructive ones included (harmless here)"
+	case "opencode":
+		return "--auto runs the call, destructive ones included (harmless here)"
+	case "cline":
+		return "--auto-approve true runs the call, destructive ones included (harmless here)"
 	}
 	return "Claude Code's own permission check refuses the call (-p, no --allowedTools)"
 }

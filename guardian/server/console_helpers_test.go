@@ -1,0 +1,117 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/audit"
+	"github.com/guardianhq/guardian/guardian/server"
+	"github.com/guardianhq/guardian/riskmodel"
+)
+
+// liveLog is an Auditor and a DecisionSource at once, like guardian serve's audit log with its
+// live feed: each decision becomes an audit record (audit.NewRecord: redacted, as stored),
+// kept for GET /v1/decisions and published on the hub.
+type liveLog struct {
+	hub *server.Hub
+
+	mu   sync.Mutex
+	recs []json.RawMessage
+	n    int
+}
+
+func (l *liveLog) Audit(_ context.Context, e guardian.AuditEntry) error {
+	rec, err := audit.NewRecord(e)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.n++
+	rec.ID = strings.Repeat("0", 12) + string(rune('a'+l.n%26)) + "000"
+	b, err := json.Marshal(rec)
+	if err == nil {
+		l.recs = append(l.recs, b)
+	}
+	l.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	l.hub.PublishDecision(b)
+	return nil
+}
+
+func (l *liveLog) Recent(_ context.Context, n int) ([]json.RawMessage, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]json.RawMessage(nil), l.recs[max(0, len(l.recs)-n):]...), nil
+}
+
+// byCommand decides by the command's first word, as a rule would: rm is denied, curl asks,
+// anything else is allowed. The rule id names the word, so the rule filter has something to
+// find.
+var byCommand = guardian.DeciderFunc(func(_ context.Context, req guardian.Request, _ guardian.Caller) (guardian.Result, error) {
+	word := "?"
+	if req.Exec != nil && len(req.Exec.Command) > 0 {
+		word = req.Exec.Command[0]
+	}
+	d := riskmodel.Allow
+	switch word {
+	case "rm":
+		d = riskmodel.Deny
+	case "curl":
+		d = riskmodel.Ask
+	}
+	return guardian.Result{Decision: d, Status: guardian.StatusRule, DecidedBy: "rule:test." + word,
+		Assessment: riskmodel.Assessment{Summary: "runs " + word, Level: riskmodel.Medium, Category: riskmodel.CatNone, Rationale: "test"}}, nil
+})
+
+// fakeBreakers is a Breakers whose denials breaker is open until reset.
+type fakeBreakers struct {
+	mu     sync.Mutex
+	open   bool
+	resets []string
+}
+
+func (f *fakeBreakers) BreakerStates() []server.ScopedBreakers {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st := guardian.BreakerState{}
+	if f.open {
+		st.Denials, st.DenialsReason, st.ConsecutiveDenials = guardian.CircuitOpen, "5 consecutive auto-denials", 5
+	}
+	return []server.ScopedBreakers{{Scope: "user config", State: st}}
+}
+
+func (f *fakeBreakers) ResetBreakers(which string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resets = append(f.resets, which)
+	if which == "" || which == "denials" {
+		f.open = false
+	}
+}
+
+func (f *fakeBreakers) setOpen(open bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.open = open
+}
+
+func (f *fakeBreakers) resetCalls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.resets...)
+}
+
+// consoleServer is a Server with everything the console shows: the live log, the breakers and
+// the given token.
+func consoleServer(token string, br *fakeBreakers, opts ...server.Option) (*server.Server, *liveLog) {
+	hub := server.NewHub(0, 0)
+	log := &liveLog{hub: hub}
+	opts = append([]server.Option{server.WithToken(token), server.WithEvents(hub), server.WithDecisions(log), server.WithBreakers(br)}, opts...)
+	return server.New(guardian.Audited(byCommand, log, time.Now), opts...), log
+}
