@@ -85,7 +85,7 @@ func TestConcurrentExecApprovalsRouteByToolCallID(t *testing.T) {
 		t.Run(era.name, func(t *testing.T) {
 			p, _ := newProxy(t, codexUpstream("codex"))
 			a, b, arrivedA, arrivedB, release := twoSessions(t, p, era.opts)
-			push := []string{"git", "push", "origin", "feature"}
+			push := []string{"git", "push", "upstream", "feature"}
 			resA := asyncCall(a, fixture.CodexTool, map[string]any{"command": push, "cwd": "/tmp/a"})
 			if got := <-arrivedA; !strings.Contains(got, "in `/tmp/a`") {
 				t.Fatalf("host A was asked %q", got)

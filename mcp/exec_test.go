@@ -25,9 +25,9 @@ func TestExecApproval(t *testing.T) {
 	}{
 		{"allow", []string{"git", "status"}, nil, `{"decision":"approved"}`, false},
 		{"deny", []string{"rm", "-rf", "/"}, nil, `{"decision":"denied"}`, false},
-		{"ask, host accepts", []string{"git", "push", "origin", "feature"}, answerWith(mcpgo.ElicitationResponseActionAccept, nil), `{"decision":"approved"}`, true},
-		{"ask, host declines", []string{"git", "push", "origin", "feature"}, answerWith(mcpgo.ElicitationResponseActionDecline, nil), `{"decision":"denied"}`, true},
-		{"ask, host cancels", []string{"git", "push", "origin", "feature"}, answerWith(mcpgo.ElicitationResponseActionCancel, nil), `{"decision":"abort"}`, true},
+		{"ask, host accepts", []string{"git", "push", "upstream", "feature"}, answerWith(mcpgo.ElicitationResponseActionAccept, nil), `{"decision":"approved"}`, true},
+		{"ask, host declines", []string{"git", "push", "upstream", "feature"}, answerWith(mcpgo.ElicitationResponseActionDecline, nil), `{"decision":"denied"}`, true},
+		{"ask, host cancels", []string{"git", "push", "upstream", "feature"}, answerWith(mcpgo.ElicitationResponseActionCancel, nil), `{"decision":"abort"}`, true},
 	}
 	for _, dk := range downstreamKinds {
 		for _, era := range eras {
@@ -50,7 +50,7 @@ func TestExecApproval(t *testing.T) {
 							return
 						}
 						msg := q[0].Message
-						if !strings.HasPrefix(msg, "Allow Codex to run `git push origin feature` in `/tmp/work`?\n\nguardian: ") || !strings.Contains(msg, "[risk: medium") {
+						if !strings.HasPrefix(msg, "Allow Codex to run `git push upstream feature` in `/tmp/work`?\n\nguardian: ") || !strings.Contains(msg, "[risk: medium") {
 							t.Errorf("host message = %q", msg)
 						}
 						// Every codex_* param travels: at the top level to a stdio host before
@@ -90,7 +90,7 @@ func TestExecApproval(t *testing.T) {
 func TestExecApprovalHostCannotBeAsked(t *testing.T) {
 	p, _ := newProxy(t, codexUpstream("codex"))
 	c := connectStdio(t, p, legacyHost...)
-	res := callTool(t, c, fixture.CodexTool, map[string]any{"command": []string{"git", "push", "origin", "feature"}, "cwd": "/tmp/work"})
+	res := callTool(t, c, fixture.CodexTool, map[string]any{"command": []string{"git", "push", "upstream", "feature"}, "cwd": "/tmp/work"})
 	if got := text(t, res); got != `{"decision":"abort"}` {
 		t.Fatalf("Codex read %s", got)
 	}

@@ -66,7 +66,7 @@ func TestExecApprovalRawStdioHost(t *testing.T) {
 		{`{"action":"cancel"}`, `{"decision":"abort"}`},
 	} {
 		id := `"call-` + string(rune('a'+i)) + `"`
-		h.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + fixture.CodexTool + `","arguments":{"command":["git","push","origin","feature"],"cwd":"/tmp/work"}}}`)
+		h.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + fixture.CodexTool + `","arguments":{"command":["git","push","upstream","feature"],"cwd":"/tmp/work"}}}`)
 		req := h.next()
 		if string(req["method"]) != `"elicitation/create"` {
 			t.Fatalf("host got %v, want elicitation/create", req)
