@@ -111,19 +111,11 @@ func (a *liveAuditor) Append(ctx context.Context, rec audit.Record) (audit.Recor
 	return out, nil
 }
 
-// EventApproval is the kind of the events GET /v1/events carries for the approval queue: its
-// data is an approval.Change (held, settled, grant_added, grant_revoked).
-const EventApproval = "approval"
-
 // approvalChanges publishes the queue's changes on the event stream and notifies the
 // pending-request webhooks of each request held.
 func approvalChanges(ctx context.Context, hub *server.Hub, n *notify.Notifier) func(approval.Change) {
 	return func(c approval.Change) {
-		b, err := json.Marshal(c)
-		if err != nil {
-			return
-		}
-		hub.Publish(server.Event{Kind: EventApproval, Data: b})
+		hub.PublishApproval(c)
 		if c.Kind == approval.ChangeHeld && c.Approval != nil {
 			p := c.Approval
 			pb, _ := json.Marshal(p)

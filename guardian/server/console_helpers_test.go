@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/guardian/approval"
 	"github.com/guardianhq/guardian/guardian/audit"
 	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/riskmodel"
@@ -42,6 +43,24 @@ func (l *liveLog) Audit(_ context.Context, e guardian.AuditEntry) error {
 	}
 	l.hub.PublishDecision(b)
 	return nil
+}
+
+// Append is the approval gate's recorder: a person's answer, a grant's use, or no answer in
+// time is an audit record like a review's, shown live.
+func (l *liveLog) Append(_ context.Context, rec audit.Record) (audit.Record, error) {
+	l.mu.Lock()
+	l.n++
+	rec.ID = strings.Repeat("0", 12) + string(rune('a'+l.n%26)) + "001"
+	b, err := json.Marshal(rec)
+	if err == nil {
+		l.recs = append(l.recs, b)
+	}
+	l.mu.Unlock()
+	if err != nil {
+		return rec, err
+	}
+	l.hub.PublishDecision(b)
+	return rec, nil
 }
 
 func (l *liveLog) Recent(_ context.Context, n int) ([]json.RawMessage, error) {
@@ -110,8 +129,22 @@ func (f *fakeBreakers) resetCalls() []string {
 // consoleServer is a Server with everything the console shows: the live log, the breakers and
 // the given token.
 func consoleServer(token string, br *fakeBreakers, opts ...server.Option) (*server.Server, *liveLog) {
+	s, log, _ := consoleServerWith(token, br, nil, opts...)
+	return s, log
+}
+
+// consoleServerWith is consoleServer with an approval gate made by gate (nil: none), over the
+// same log and hub as guardian serve wires them: answers recorded in the audit log, the
+// queue's changes published as approval events.
+func consoleServerWith(token string, br *fakeBreakers, gate func(approval.Recorder, func(approval.Change)) *approval.Gate,
+	opts ...server.Option) (*server.Server, *liveLog, *approval.Gate) {
 	hub := server.NewHub(0, 0)
 	log := &liveLog{hub: hub}
 	opts = append([]server.Option{server.WithToken(token), server.WithEvents(hub), server.WithDecisions(log), server.WithBreakers(br)}, opts...)
-	return server.New(guardian.Audited(byCommand, log, time.Now), opts...), log
+	var g *approval.Gate
+	if gate != nil {
+		g = gate(log, hub.PublishApproval)
+		opts = append(opts, server.WithApprovals(g))
+	}
+	return server.New(guardian.Audited(byCommand, log, time.Now), opts...), log, g
 }

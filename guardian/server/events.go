@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/guardianhq/guardian/guardian/approval"
 )
 
 // The kinds of Event the server's hub carries; they are the SSE event names of GET /v1/events.
@@ -14,6 +16,9 @@ const (
 	EventDecision = "decision"
 	// EventBreaker carries the breakers' state (BreakersBody) after one opened or was reset.
 	EventBreaker = "breaker"
+	// EventApproval carries one change of the approval queue (approval.Change: held,
+	// settled, grant_added, grant_revoked), the approval or grant as the API shows it.
+	EventApproval = "approval"
 	// eventLagged is the last event a subscriber gets when it fell too far behind: it was
 	// dropped, and should reconnect and reload what it shows.
 	eventLagged = "lagged"
@@ -148,6 +153,17 @@ func (h *Hub) Publish(e Event) {
 // serve's auditor calls it once the record is on disk.
 func (h *Hub) PublishDecision(record json.RawMessage) {
 	h.Publish(Event{Kind: EventDecision, Data: record})
+}
+
+// PublishApproval publishes one change of the approval queue as an "approval" event. It is
+// the function guardian serve gives approval.WithChanges (with its notifications), so the
+// console's pending and grants panels follow the queue live.
+func (h *Hub) PublishApproval(c approval.Change) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return
+	}
+	h.Publish(Event{Kind: EventApproval, Data: b})
 }
 
 // observe adds f to the functions that see every event before the subscribers do.

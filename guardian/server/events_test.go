@@ -250,11 +250,16 @@ func TestBreakerResetBody(t *testing.T) {
 }
 
 // TestStatsCountTheDay: the counts start from today's records in the audit log (yesterday's
-// are left out) and go on with each decision.
+// are left out) and go on with each decision; answers to asks (asked_by set) are not reviews
+// but the approved, refused and unanswered counts, per rule and as the override rate.
 func TestStatsCountTheDay(t *testing.T) {
 	now := time.Now()
 	rec := func(ti time.Time, decision, by string) json.RawMessage {
 		b, _ := json.Marshal(map[string]any{"time": ti, "decision": decision, "decided_by": by})
+		return b
+	}
+	answer := func(decision, status, askedBy string) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"time": now, "decision": decision, "status": status, "decided_by": "human:alice", "asked_by": askedBy})
 		return b
 	}
 	hub := server.NewHub(0, 0)
@@ -273,6 +278,10 @@ func TestStatsCountTheDay(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	hub.PublishDecision(rec(now, "ask", "rule:b"))
 	hub.PublishDecision(rec(now, "ask", "rule:b"))
+	hub.PublishDecision(answer("allow", "human", "rule:b"))
+	hub.PublishDecision(answer("allow", "grant", "rule:b"))
+	hub.PublishDecision(answer("deny", "human", "rule:a"))
+	hub.PublishDecision(answer("ask", "unanswered", "rule:a"))
 	resp, err := http.Get("http://" + ln.Addr().String() + server.RouteStats)
 	if err != nil {
 		t.Fatal(err)
@@ -282,8 +291,10 @@ func TestStatsCountTheDay(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
 		t.Fatal(err)
 	}
+	rate := 2.0 / 5
 	want := server.StatsBody{Day: now.Format(time.DateOnly), Reviews: 7, Allow: 1, Ask: 5, Deny: 1,
-		TopAsking: []server.Count{{DecidedBy: "rule:b", Count: 3}, {DecidedBy: "rule:a", Count: 2}}}
+		Approved: 2, Refused: 1, Unanswered: 1, OverrideRate: &rate,
+		TopAsking: []server.Count{{DecidedBy: "rule:b", Count: 3, Approved: 2}, {DecidedBy: "rule:a", Count: 2, Refused: 1, Unanswered: 1}}}
 	if g, _ := json.Marshal(got); string(g) != string(mustJSON(want)) {
 		t.Errorf("stats %s, want %s", g, mustJSON(want))
 	}

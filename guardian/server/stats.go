@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/guardianhq/guardian/guardian/audit"
 )
 
 // RouteStats answers the day's counts.
@@ -20,23 +22,39 @@ const maxTopAsking = 10
 // decided earlier in the day.
 const seedRecords = 10000
 
-// StatsBody is the reply of GET /v1/stats: what was decided today (the server's local day).
+// StatsBody is the reply of GET /v1/stats: what was decided today (the server's local day),
+// and what people answered to the asks, counted as audit.Summarize counts them (`guardian
+// audit overrides`), so the console and the report agree.
 type StatsBody struct {
 	// Day is the local date counted, YYYY-MM-DD.
 	Day string `json:"day"`
-	// Reviews is the number of decisions; Allow, Ask and Deny split it.
+	// Reviews is the number of reviews; Allow, Ask and Deny split it. An answer to an ask (a
+	// person's, a grant's, none in time) is not a review: it is counted in Approved, Refused
+	// or Unanswered.
 	Reviews int `json:"reviews"`
 	Allow   int `json:"allow"`
 	Ask     int `json:"ask"`
 	Deny    int `json:"deny"`
-	// TopAsking are the deciders (a rule, the model, a fallback) behind the most asks.
+	// Approved, Refused and Unanswered count the answers to today's asks.
+	Approved   int `json:"approved"`
+	Refused    int `json:"refused"`
+	Unanswered int `json:"unanswered"`
+	// OverrideRate is Approved / Ask: the share of asks a person (or a grant) let through.
+	// Absent when nothing asked.
+	OverrideRate *float64 `json:"override_rate,omitempty"`
+	// TopAsking are the deciders (a rule, the model, a fallback) behind the most asks, with
+	// what people answered them.
 	TopAsking []Count `json:"top_asking"`
 }
 
-// Count is one decider and how often it asked.
+// Count is one decider, how often it asked, and how often people approved, refused or did
+// not answer those asks.
 type Count struct {
-	DecidedBy string `json:"decided_by"`
-	Count     int    `json:"count"`
+	DecidedBy  string `json:"decided_by"`
+	Count      int    `json:"count"`
+	Approved   int    `json:"approved"`
+	Refused    int    `json:"refused"`
+	Unanswered int    `json:"unanswered"`
 }
 
 // dayCounts counts decisions of one local day; the first decision of a new day starts over.
@@ -46,46 +64,33 @@ type dayCounts struct {
 	mu     sync.Mutex
 	day    string
 	seeded bool
-	total  map[string]int // by decision
-	asking map[string]int // asks by decided_by
+	sum    audit.Summary
 }
 
 func newDayCounts(now func() time.Time) *dayCounts {
-	return &dayCounts{now: now, total: map[string]int{}, asking: map[string]int{}}
-}
-
-// recordFields are the parts of an audit record the counts need.
-type recordFields struct {
-	Time      time.Time `json:"time"`
-	Decision  string    `json:"decision"`
-	DecidedBy string    `json:"decided_by"`
+	return &dayCounts{now: now}
 }
 
 // add counts one audit record.
 func (d *dayCounts) add(rec json.RawMessage) {
-	var f recordFields
-	if json.Unmarshal(rec, &f) != nil {
+	var r audit.Record
+	if json.Unmarshal(rec, &r) != nil {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.roll(d.now())
-	d.count(f)
+	d.sum.Add(r)
 }
 
 // roll starts a new day's counts when the day changed.
 func (d *dayCounts) roll(now time.Time) {
 	if day := now.Format(time.DateOnly); day != d.day {
 		d.day = day
-		clear(d.total)
-		clear(d.asking)
-	}
-}
-
-func (d *dayCounts) count(f recordFields) {
-	d.total[f.Decision]++
-	if f.Decision == "ask" {
-		d.asking[sanitize(f.DecidedBy, 200)]++
+		y, m, dd := now.Date()
+		// Since is the day's start; a record is counted whatever its own time says once it
+		// arrives live (clocks of in-process hooks may differ by a little).
+		d.sum = audit.Summary{Since: time.Date(y, m, dd, 0, 0, 0, 0, now.Location())}
 	}
 }
 
@@ -103,14 +108,13 @@ func (d *dayCounts) seed(ctx context.Context, src DecisionSource) error {
 	if err != nil {
 		return err
 	}
-	now := d.now()
-	d.roll(now)
+	d.roll(d.now())
 	for _, rec := range recs {
-		var f recordFields
-		if json.Unmarshal(rec, &f) != nil || f.Time.In(now.Location()).Format(time.DateOnly) != d.day {
+		var r audit.Record
+		if json.Unmarshal(rec, &r) != nil {
 			continue
 		}
-		d.count(f)
+		d.sum.Add(r) // Add leaves out what is older than the day's start
 	}
 	return nil
 }
@@ -119,18 +123,23 @@ func (d *dayCounts) body() StatsBody {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.roll(d.now())
-	b := StatsBody{Day: d.day, Allow: d.total["allow"], Ask: d.total["ask"], Deny: d.total["deny"], TopAsking: []Count{}}
-	for _, n := range d.total {
-		b.Reviews += n
+	s := d.sum
+	b := StatsBody{Day: d.day, Reviews: s.Reviews, Allow: s.Allows, Ask: s.Asks, Deny: s.Denies,
+		Approved: s.Approved, Refused: s.Refused, Unanswered: s.Unanswered, TopAsking: []Count{}}
+	if s.Asks > 0 {
+		r := float64(s.Approved) / float64(s.Asks)
+		b.OverrideRate = &r
 	}
-	for by, n := range d.asking {
-		b.TopAsking = append(b.TopAsking, Count{DecidedBy: by, Count: n})
-	}
-	slices.SortFunc(b.TopAsking, func(x, y Count) int {
-		return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.DecidedBy, y.DecidedBy))
+	rules := slices.Clone(s.Rules)
+	slices.SortStableFunc(rules, func(x, y audit.RuleAsks) int {
+		return cmp.Or(cmp.Compare(y.Asked, x.Asked), cmp.Compare(x.Rule, y.Rule))
 	})
-	if len(b.TopAsking) > maxTopAsking {
-		b.TopAsking = b.TopAsking[:maxTopAsking]
+	for _, r := range rules {
+		if r.Asked == 0 || len(b.TopAsking) == maxTopAsking {
+			break
+		}
+		b.TopAsking = append(b.TopAsking, Count{DecidedBy: sanitize(r.Rule, 200), Count: r.Asked,
+			Approved: r.Approved, Refused: r.Refused, Unanswered: r.Unanswered})
 	}
 	return b
 }
