@@ -80,3 +80,24 @@ func TestClaudeOutcomeFindings(t *testing.T) {
 		})
 	}
 }
+
+// TestParseRecordedOutcomes: the payloads Claude Code 2.1.328 gave guardian's outcome hooks in
+// cmd/guardian/e2e's TestClaudeOutcome parse as reports that the call ran, tied to the ask by
+// session and tool-use id.
+func TestParseRecordedOutcomes(t *testing.T) {
+	for _, tc := range []struct{ file, event, session string }{
+		{"claude-posttooluse.json", "PostToolUse", "950b8995-ee06-432d-b06d-a9e47b9a8a4a"},
+		{"claude-posttoolusefailure.json", "PostToolUseFailure", "37a3790d-b09a-4a64-b7f6-1ee90b32576e"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			c, err := Claude{}.Parse(fixture(t, tc.file), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Event != tc.event || c.Outcome != OutcomeRan || c.Caller.Host != "claude" ||
+				c.Caller.Session != tc.session || c.Caller.Turn != "toolu_e2e00000000000000000001" {
+				t.Errorf("parsed %+v, want event %s, outcome %s, session %s, turn toolu_e2e00000000000000000001", c, tc.event, OutcomeRan, tc.session)
+			}
+		})
+	}
+}
