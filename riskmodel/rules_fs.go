@@ -508,7 +508,11 @@ func writeTargets(c *execCtx, s *Segment) []target {
 		if d == "-" || d == "" {
 			continue
 		}
-		out = append(out, c.target(d))
+		t := c.target(d)
+		if t.zone == ZoneUnknown && d == "$(…)" && listsWorkspacePaths(c, s) {
+			t.zone = ZoneWorkspace // sed -i … $(git ls-files '*.md'): the repository's own files
+		}
+		out = append(out, t)
 	}
 	// Copying into a directory writes the sources' names there: cp x.pth site-packages/.
 	switch s.Name() {
@@ -524,6 +528,70 @@ func writeTargets(c *execCtx, s *Segment) []target {
 		}
 	}
 	return out
+}
+
+// listsWorkspacePaths reports a segment whose substituted words all come from commands that
+// print paths of the workspace, relative to a directory inside it: git ls-files, git diff
+// --name-only, git grep -l, rg -l / --files, grep -rl, fd, find with relative start points.
+// Their output names the project's own files, so an in-place edit of it stays in the
+// workspace. Any other feed (cat list.txt, echo, a pipeline) leaves the targets unknown.
+func listsWorkspacePaths(c *execCtx, s *Segment) bool {
+	if len(s.Feeds) == 0 || c.target(".").zone != ZoneWorkspace {
+		return false
+	}
+	for _, f := range s.Feeds {
+		if f.PipeIn != nil || f.Dynamic || f.Privileged {
+			return false
+		}
+		args := f.Args[1:]
+		relative := func(ps []string) bool {
+			for _, p := range ps {
+				if t := c.target(p); t.zone != ZoneWorkspace || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.Contains(p, "..") {
+					return false
+				}
+			}
+			return true
+		}
+		switch f.Name() {
+		case "git":
+			sub, rest := gitSub(f)
+			switch {
+			case sub == "ls-files", sub == "diff" && (containsArg(rest, "--name-only") || containsArg(rest, "--name-status")),
+				sub == "grep" && (containsArg(rest, "-l") || containsArg(rest, "--files-with-matches") || containsArg(rest, "--name-only")):
+				if containsArg(f.Args, "-C") || containsArg(rest, "--full-name") && !c.scope.IsWorkspaceRoot(c.target(".").abs) {
+					return false
+				}
+			default:
+				return false
+			}
+		case "rg", "grep", "ag":
+			if !f.hasFlag("l", "--files-with-matches", "--files") {
+				return false
+			}
+			if p := f.positional(0, "-e", "-g", "--glob", "-t", "--type", "-T", "--type-not", "--include", "--exclude", "-m", "--max-count"); len(p) > 1 && !relative(p[1:]) {
+				return false
+			}
+		case "fd", "fdfind", "find":
+			var starts []string
+			for _, a := range args {
+				if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "(") || a == "!" {
+					break
+				}
+				starts = append(starts, a)
+			}
+			if f.Name() != "find" && len(starts) > 1 {
+				starts = starts[1:] // fd PATTERN [PATH…]
+			} else if f.Name() != "find" {
+				starts = nil
+			}
+			if containsArg(args, "-L") || containsArg(args, "--follow") || !relative(starts) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func hasInPlace(s *Segment) bool {

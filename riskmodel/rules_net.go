@@ -1,6 +1,7 @@
 package riskmodel
 
 import (
+	"net"
 	"net/url"
 	"path"
 	"strings"
@@ -283,7 +284,7 @@ func (c *execCtx) substitutions(s *Segment) []*Segment {
 // feedsData reports whether a segment reads its standard input from a pipe, a file, a here
 // document or a here-string — anything but /dev/null.
 func feedsData(s *Segment) bool {
-	if s.PipeIn != nil || s.Stdin != "" {
+	if s.PipeIn != nil && !emptyFeed(s.PipeIn) || s.Stdin != "" {
 		return true
 	}
 	for _, r := range s.Redirs {
@@ -292,6 +293,23 @@ func feedsData(s *Segment) bool {
 		}
 	}
 	return false
+}
+
+// emptyFeed reports a pipe source that writes nothing but a newline or a quit command: the
+// `echo | openssl s_client …` and `echo Q | …` idioms that only close the session
+// (docs/policy.md: certificate checks stay allow).
+func emptyFeed(p *Segment) bool {
+	if p.Name() != "echo" && p.Name() != "printf" || len(p.Redirs) > 0 || p.PipeIn != nil {
+		return false
+	}
+	for _, a := range p.Args[1:] {
+		switch a {
+		case "", "-n", "-e", "Q", "q", "QUIT", "quit", "\\n":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // hasPutScript reports an lftp/smbclient command script (-e/-c) that uploads.
@@ -644,7 +662,8 @@ func netRules() []*Rule {
 		},
 		{
 			ID: "net.upload", Level: High, Category: CatDataExfiltration,
-			Message: "Sends local data to a remote host",
+			CertainWhen: "files or piped output go to a raw public IP address, an anonymous file-drop or paste service, or a personal mailbox",
+			Message:     "Sends local data to a remote host",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				dest, ok := sends(s)
 				if !ok {
@@ -655,6 +674,10 @@ func netRules() []*Rule {
 				}
 				if isLocalHost(dest) {
 					return "", false
+				}
+				if where := uncontrolledDest(s, dest); where != "" && sendsFileData(s) {
+					c.certainty = certaintySure // docs/policy.md: data to raw IPs, pastes, outside email
+					return "Sends local files or command output to " + where + " with " + s.Name(), true
 				}
 				return "Sends local data to " + dest + " with " + s.Name(), true
 			},
@@ -829,4 +852,86 @@ func describeHosts(ss []*Segment) string {
 		return "the network"
 	}
 	return strings.Join(hosts, ", ")
+}
+
+// dropHosts are anonymous file-drop, paste and request-capture services: whatever is sent
+// there is public or in a stranger's hands. Sources: each service's own front page
+// (transfer.sh, 0x0.st, file.io, temp.sh, bashupload.com, catbox.moe, litterbox.catbox.moe,
+// termbin.com, ix.io, paste.rs, sprunge.us, clbin.com, pastebin.com, hastebin.com,
+// dpaste.com, paste.ee, webhook.site, requestbin.com, pipedream.net, oshi.at, filebin.net, gofile.io).
+var dropHosts = map[string]bool{"transfer.sh": true, "0x0.st": true, "file.io": true, "temp.sh": true, "bashupload.com": true,
+	"catbox.moe": true, "litterbox.catbox.moe": true, "termbin.com": true, "ix.io": true, "paste.rs": true, "sprunge.us": true,
+	"clbin.com": true, "pastebin.com": true, "hastebin.com": true, "dpaste.com": true, "dpaste.org": true, "paste.ee": true,
+	"webhook.site": true, "requestbin.com": true, "pipedream.net": true, "oshi.at": true, "filebin.net": true, "gofile.io": true}
+
+// personalMailDomains are free mailboxes: a recipient there is a person, not the company.
+var personalMailDomains = map[string]bool{"gmail.com": true, "googlemail.com": true, "yahoo.com": true, "outlook.com": true,
+	"hotmail.com": true, "live.com": true, "icloud.com": true, "me.com": true, "aol.com": true, "proton.me": true,
+	"protonmail.com": true, "gmx.com": true, "gmx.de": true, "yandex.ru": true, "mail.ru": true, "qq.com": true, "163.com": true}
+
+// uncontrolledDest names a destination nobody in the project controls: a raw public IP
+// address, a drop or paste service (or a subdomain of one), a personal mailbox. "" otherwise.
+func uncontrolledDest(s *Segment, dest string) string {
+	host := strings.ToLower(strings.Trim(dest, "[]"))
+	switch s.Name() {
+	case "nc", "ncat", "netcat", "socat", "telnet":
+		if p := s.positional(0, "-p", "-s", "-w", "-i", "-q", "-e", "-c"); len(p) > 0 {
+			host = strings.ToLower(p[0])
+		}
+	case "mail", "mailx", "sendmail", "mutt", "neomutt", "s-nail", "swaks", "msmtp":
+		for _, a := range s.Args[1:] {
+			if at := strings.LastIndexByte(a, '@'); at > 0 && !strings.HasPrefix(a, "-") && personalMailDomains[strings.ToLower(strings.Trim(a[at+1:], ">'\""))] {
+				return "the personal mailbox " + a
+			}
+		}
+		return ""
+	}
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:] // scp user@1.2.3.4:/tmp
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		// scp/rsync/sftp log in with the user's own SSH credentials: a raw IP there is more
+		// likely the user's own server, so it stays asked.
+		if s.Name() != "scp" && s.Name() != "rsync" && s.Name() != "sftp" && !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified() {
+			return "the raw IP address " + host
+		}
+		return ""
+	}
+	for h := host; h != ""; {
+		if dropHosts[h] {
+			return host + ", an anonymous file-drop or paste service"
+		}
+		_, rest, ok := strings.Cut(h, ".")
+		if !ok {
+			break
+		}
+		h = rest
+	}
+	return ""
+}
+
+// sendsFileData reports a send whose payload is files or another command's output rather
+// than text written in the request: a pipe or input redirect, curl -T/--upload-file, a form or
+// body read from a file (@file, @-), scp/rsync/sftp copies, mail attachments.
+func sendsFileData(s *Segment) bool {
+	if s.PipeIn != nil && !emptyFeed(s.PipeIn) || hasInputRedirect(s) {
+		return true
+	}
+	switch s.Name() {
+	case "scp", "rsync", "sftp":
+		return true
+	case "curl":
+		if s.hasFlag("T", "--upload-file") {
+			return true
+		}
+		for i, a := range s.Args {
+			if i > 0 && strings.Contains(a, "@") && (s.Args[i-1] == "-F" || s.Args[i-1] == "--form" || s.Args[i-1] == "-d" || s.Args[i-1] == "--data" ||
+				s.Args[i-1] == "--data-binary" || s.Args[i-1] == "--data-urlencode") && (strings.HasPrefix(a, "@") || strings.Contains(a, "=@")) {
+				return true
+			}
+		}
+	case "mail", "mailx", "s-nail", "mutt", "neomutt":
+		return s.hasFlag("aA", "--attach")
+	}
+	return false
 }

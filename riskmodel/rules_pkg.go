@@ -19,6 +19,7 @@ const (
 	pkgAddDep                            // adds or upgrades named dependencies of the project
 	pkgRemoveDep                         // removes dependencies from the project
 	pkgGlobal                            // installs tools for the user, outside the workspace
+	pkgUserTool                          // installs a named tool from its usual registry into the user's tool dirs
 	pkgUntrusted                         // installs from a URL, a VCS or a non-default registry
 	pkgSystem                            // changes the operating system's packages, or installs as root
 	pkgUninstall                         // removes packages outside the workspace
@@ -57,6 +58,15 @@ func pkgRules() []*Rule {
 			ID: "pkg.global-install", Level: Medium, Category: CatSystemModification,
 			Message: "Installs tools for the whole user account, outside the workspace",
 			exec:    pkgRule(pkgGlobal),
+		},
+		{
+			// docs/policy.md's allow row: installing from the usual registries into the
+			// user's tool dirs (npm i -g, pip install --user, go install, rustup component add,
+			// brew install) is routine. Sources off the registry, typosquats, sudo and system
+			// Python are other rules and outrank this one.
+			ID: "pkg.user-tool", Level: Low, Category: CatNone,
+			Message: "Installs a named tool from its usual registry into the user's tool directories",
+			exec:    pkgRule(pkgUserTool),
 		},
 		{
 			ID: "pkg.untrusted-source", Level: High, Category: CatRemoteCodeExecution,
@@ -160,7 +170,7 @@ func pkgOpsCompute(c *execCtx, s *Segment) []pkgOp {
 	if s.Privileged {
 		for i, o := range ops {
 			switch o.kind {
-			case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgRemoveDep, pkgUninstall:
+			case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgRemoveDep, pkgUninstall:
 				ops[i] = pkgOp{pkgSystem, strings.TrimSuffix(o.msg, ".") + ", as root (sudo), so its install scripts run as root and it can overwrite system files"}
 			}
 		}
@@ -300,6 +310,17 @@ func pkgVCSOrURL(spec string) bool {
 		}
 	}
 	return false
+}
+
+// pkgRegistryNames reports specs that all name packages on the registry: no local file or
+// directory, no repository or URL.
+func pkgRegistryNames(names []string) bool {
+	for _, n := range names {
+		if pkgLocalPath(n) || pkgVCSOrURL(n) || strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".tar.gz") {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 // pkgLocalPath reports whether a spec names a local file or directory.
@@ -469,10 +490,12 @@ func pkgNode(c *execCtx, s *Segment, tool string) []pkgOp {
 		switch {
 		case global && len(names) == 0:
 			ops = append(ops, pkgOp{pkgGlobal, "Installs the current package globally with " + cmd + " -g"})
-		case global:
-			ops = append(ops, pkgOp{pkgGlobal, "Installs " + pkgList(names) + " globally with " + cmd + " -g, outside the workspace"})
+		case global && pkgRegistryNames(names):
+			ops = append(ops, pkgOp{pkgUserTool, "Installs " + pkgList(names) + " globally with " + cmd + " -g, into the user's tool directory"})
 		case len(names) == 0:
 			ops = append(ops, pkgOp{pkgProjectInstall, "Installs the project's declared dependencies with " + cmd})
+		case global:
+			ops = append(ops, pkgOp{pkgGlobal, "Installs " + pkgList(names) + " globally with " + cmd + " -g, outside the workspace"})
 		default:
 			ops = append(ops, pkgOp{pkgAddDep, "Adds " + pkgList(names) + " to the project's dependencies with " + cmd})
 		}
@@ -1067,6 +1090,8 @@ func pkgPip(c *execCtx, s *Segment, words []string, tool string) []pkgOp {
 			}
 		}
 		switch {
+		case ps.arg("--user") && len(registry) > 0 && len(local)+len(reqs) == 0 && outside == "" && !ps.arg("--break-system-packages"):
+			ops = append(ops, pkgOp{pkgUserTool, "Installs " + what + " for the user with " + cmd + " --user, from the package index"})
 		case ps.arg("--user"):
 			ops = append(ops, pkgOp{pkgGlobal, "Installs " + what + " for the whole user account with " + cmd + " --user, outside the project's environment"})
 		case ps.arg("--break-system-packages"):
@@ -1161,7 +1186,7 @@ func pkgUv(c *execCtx, s *Segment) []pkgOp {
 			if len(p) > 2 && pkgVCSOrURL(p[2]) {
 				return []pkgOp{{pkgUntrusted, "Installs a tool from " + p[2] + " with uv tool install"}}
 			}
-			return []pkgOp{{pkgGlobal, "Installs " + pkgList(p[2:]) + " as a user-wide tool with uv tool " + p[1]}}
+			return []pkgOp{{pkgUserTool, "Installs " + pkgList(p[2:]) + " as a user-wide tool with uv tool " + p[1]}}
 		case "uninstall":
 			return []pkgOp{{pkgUninstall, "Uninstalls the user-wide tool " + pkgList(p[2:])}}
 		case "list", "dir":
@@ -1226,7 +1251,7 @@ func pkgPipx(c *execCtx, s *Segment) []pkgOp {
 		if p[0] == "ensurepath" {
 			return []pkgOp{{pkgGlobal, "Adds pipx's directory to PATH in the shell startup files"}}
 		}
-		return []pkgOp{{pkgGlobal, "Installs " + pkgList(p[1:]) + " as user-wide tools with pipx " + p[0]}}
+		return []pkgOp{{pkgUserTool, "Installs " + pkgList(p[1:]) + " as user-wide tools with pipx " + p[0]}}
 	case "uninstall", "uninstall-all", "uninject":
 		return []pkgOp{{pkgUninstall, "Uninstalls user-wide tools with pipx " + p[0]}}
 	case "list", "environment":
@@ -1379,7 +1404,7 @@ func pkgGo(c *execCtx, s *Segment) []pkgOp {
 			}
 		}
 		if remote {
-			return []pkgOp{{pkgGlobal, "Installs " + pkgList(pk) + " into ~/go/bin with go install, outside the workspace"}}
+			return []pkgOp{{pkgUserTool, "Installs " + pkgList(pk) + " into ~/go/bin with go install"}}
 		}
 		return []pkgOp{{pkgGlobal, "Installs the module's commands into ~/go/bin with go install, where they can shadow other programs"}}
 	case "mod":
@@ -1444,7 +1469,7 @@ func pkgEnvFetchOps(c *execCtx, s *Segment, ops []pkgOp) []pkgOp {
 	fetches := false
 	for _, o := range ops {
 		switch o.kind {
-		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUntrusted, pkgRunPackage, pkgSystem:
+		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgUntrusted, pkgRunPackage, pkgSystem:
 			fetches = true
 		}
 	}
@@ -1514,6 +1539,9 @@ func pkgRust(c *execCtx, s *Segment, tool string) []pkgOp {
 			if p[0] == "toolchain" && len(p) > 1 && (p[1] == "uninstall" || p[1] == "remove") {
 				return []pkgOp{{pkgUninstall, "Uninstalls a Rust toolchain"}}
 			}
+			if (p[0] == "component" || p[0] == "target") && len(p) > 2 && p[1] == "add" || p[0] == "toolchain" && len(p) > 2 && p[1] == "install" {
+				return []pkgOp{{pkgUserTool, "Adds to the user's Rust toolchains with " + joinArgs(s.Args)}}
+			}
 			return []pkgOp{{pkgGlobal, "Changes the user's Rust toolchains with " + joinArgs(s.Args)}}
 		case "show", "which", "--version", "doc", "check":
 			return []pkgOp{{pkgQuery, "Inspects the Rust toolchains with " + joinArgs(s.Args)}}
@@ -1549,7 +1577,7 @@ func pkgRust(c *execCtx, s *Segment, tool string) []pkgOp {
 		if _, ok := optValue(s.Args[1:], "--path"); ok || len(rest) == 0 {
 			return append(ops, pkgOp{pkgGlobal, "Installs the crate's binaries into ~/.cargo/bin with cargo " + sub + ", outside the workspace"})
 		}
-		return append(ops, pkgOp{pkgGlobal, "Installs " + pkgList(rest) + " into ~/.cargo/bin with cargo " + sub + ", outside the workspace"})
+		return append(ops, pkgOp{pkgUserTool, "Installs " + pkgList(rest) + " into ~/.cargo/bin with cargo " + sub})
 	case "uninstall":
 		return []pkgOp{{pkgUninstall, "Uninstalls " + pkgList(rest) + " from ~/.cargo/bin"}}
 	case "publish", "yank", "owner":
@@ -1586,6 +1614,9 @@ func pkgRubyPHP(c *execCtx, s *Segment, tool string) []pkgOp {
 			}
 			if p[0] == "update" && s.arg("--system") {
 				return append(ops, pkgOp{pkgGlobal, "Updates RubyGems itself with gem update --system"})
+			}
+			if s.arg("--user-install") && len(p) > 1 {
+				return append(ops, pkgOp{pkgUserTool, "Installs " + pkgList(p[1:]) + " into the user's gem directory with gem " + p[0] + " --user-install"})
 			}
 			return append(ops, pkgOp{pkgGlobal, "Installs " + pkgList(p[1:]) + " for the whole Ruby installation with gem " + p[0] + ", outside the project's bundle"})
 		case "uninstall", "cleanup":
@@ -1757,6 +1788,30 @@ func pkgJVM(c *execCtx, s *Segment, tool string) []pkgOp {
 	return nil
 }
 
+// pkgTaskDryRun reports a task runner asked only to print or list what it would run: make
+// -n/--dry-run/--just-print/--recon (GNU make manual, "Instead of Executing Recipes"), ninja
+// -n, just --dry-run/--list/--summary/--show/--evaluate (just --help), task --dry/--list
+// (taskfile.dev CLI). make still runs recipe lines marked '+' under -n; those are the
+// project's own build lines, no riskier than running the build.
+func pkgTaskDryRun(s *Segment, name string) bool {
+	switch name {
+	case "make", "gmake", "bmake":
+		for _, a := range s.Args[1:] {
+			if a == "--dry-run" || a == "--just-print" || a == "--recon" || a == "-n" ||
+				len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], "nBksiw") == "" && strings.Contains(a, "n") {
+				return true
+			}
+		}
+	case "ninja":
+		return s.arg("-n")
+	case "just":
+		return s.arg("--dry-run", "-n", "--list", "-l", "--summary", "--show", "-s", "--evaluate", "--dump", "--choose") && !s.arg("--shell", "--shell-command", "--command", "-c")
+	case "task", "go-task":
+		return s.arg("--dry", "-n", "--list", "-l", "--list-all", "-a", "--summary")
+	}
+	return false
+}
+
 // pkgTargets judges a build tool invoked with targets (make, gradle tasks, maven goals):
 // special targets first, deploy-like names publish, the rest build.
 func pkgTargets(s *Segment, tool string, targets []string, special func(string) (pkgOp, bool)) []pkgOp {
@@ -1840,7 +1895,7 @@ func pkgDotnetApple(c *execCtx, s *Segment, tool string) []pkgOp {
 			switch p[1] {
 			case "install", "update":
 				if global {
-					return []pkgOp{{pkgGlobal, "Installs a .NET tool for the whole user account with " + joinArgs(s.Args)}}
+					return []pkgOp{{pkgUserTool, "Installs a .NET tool for the whole user account with " + joinArgs(s.Args)}}
 				}
 				return []pkgOp{{pkgAddDep, "Adds a .NET tool to the project's tool manifest with " + joinArgs(s.Args)}}
 			case "uninstall":
@@ -2063,6 +2118,28 @@ func pkgOtherLangs(c *execCtx, s *Segment, tool string) []pkgOp {
 
 // ---- Homebrew (user-level, not the OS's package manager) ----
 
+// brewCoreNames reports an install of named formulae or casks from Homebrew's own taps: no
+// tap-qualified name (owner/tap/formula adds a third-party tap on the fly), no local file
+// or URL, no build from HEAD. docs/policy.md lists brew install as routine.
+func brewCoreNames(sub string, rest []string) bool {
+	if sub != "install" && sub != "reinstall" && sub != "upgrade" {
+		return false
+	}
+	n := 0
+	for _, a := range rest {
+		switch {
+		case a == "--HEAD" || a == "--build-from-source" || a == "-s" || strings.HasPrefix(a, "--formula=") || strings.HasPrefix(a, "--cask="):
+			return false
+		case strings.HasPrefix(a, "-"):
+		case strings.ContainsAny(a, "/:\\$~") || strings.HasSuffix(a, ".rb"):
+			return false
+		default:
+			n++
+		}
+	}
+	return n > 0
+}
+
 func pkgBrew(c *execCtx, s *Segment) []pkgOp {
 	p := pkgSub(s)
 	if len(p) == 0 {
@@ -2082,6 +2159,9 @@ func pkgBrew(c *execCtx, s *Segment) []pkgOp {
 		}
 		if sub == "upgrade" && len(rest) == 0 {
 			return []pkgOp{{pkgGlobal, "Upgrades every Homebrew package on the machine with brew upgrade"}}
+		}
+		if brewCoreNames(sub, rest) && !s.arg("--HEAD", "--build-from-source", "-s") {
+			return []pkgOp{{pkgUserTool, "Installs " + pkgList(rest) + " with brew " + sub + " from Homebrew's own formulae"}}
 		}
 		return []pkgOp{{pkgGlobal, "Installs " + pkgList(rest) + " machine-wide with brew " + sub + ", outside the workspace"}}
 	case "uninstall", "remove", "rm", "untap", "autoremove", "cleanup", "unlink":
@@ -2538,6 +2618,9 @@ func pkgTargetRunner(c *execCtx, s *Segment, name string) []pkgOp {
 		targets = ts
 	default:
 		targets = pkgSub(s, "-f", "--file", "--justfile", "-d", "--dir", "--working-directory", "-t", "--taskfile", "--buildfile", "-buildfile")
+	}
+	if pkgTaskDryRun(s, name) {
+		return []pkgOp{{pkgQuery, "Prints what " + joinArgs(s.Args) + " would run, without running it"}}
 	}
 	if name == "make" || name == "ninja" {
 		inside := false

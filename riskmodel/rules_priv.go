@@ -1,6 +1,7 @@
 package riskmodel
 
 import (
+	"path"
 	"strings"
 )
 
@@ -20,10 +21,14 @@ func privRules() []*Rule {
 	return []*Rule{
 		{
 			ID: "priv.sudo", Level: High, Category: CatPrivilegeEscalation,
-			Message: "Runs a command as root",
+			CertainWhen: "a program run as root is made to start a shell (a GTFOBins escape: vim :!sh, find -exec sh, awk system(), tar --checkpoint-action), or a shell enters PID 1's namespaces",
+			Message:     "Runs a command as root",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if sudoCheckOnly(s) || (s.Name() == "true" && s.Privileged) {
 					return "", false
+				}
+				if rootShellEscape(s) {
+					c.certainty = certaintySure // docs/policy.md: GTFOBins-style shell escapes under sudo
 				}
 				if s.Name() == "sudoedit" || s.Name() == "sudo" && s.hasFlag("e", "--edit") {
 					return "Edits files as root with " + joinArgs(s.Args), true
@@ -153,6 +158,49 @@ func worldWritable(mode string) bool {
 		}
 		who, perm := part[:i], part[i+1:]
 		if (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm, "w") {
+			return true
+		}
+	}
+	return false
+}
+
+// privWrappers only change the user a command runs as; a shell reached through one of them
+// alone is an ordinary (asked) root shell, not an escape.
+var privWrappers = map[string]bool{"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "runuser": true, "su -c": true}
+
+// isShellName reports a command that is an interactive shell.
+func isShellName(n string) bool {
+	switch path.Base(n) {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox":
+		return true
+	}
+	return false
+}
+
+// rootShellEscape reports the GTFOBins pattern under privilege: a program run as root that is
+// made to start a shell — through its own options (vim -c ':!sh', tar
+// --checkpoint-action=exec=sh, less +!sh, awk system("sh")) or by running it as a child
+// (find -exec sh, xargs sh) — and nsenter into PID 1's namespaces, which is the host's root
+// shell from a container.
+func rootShellEscape(s *Segment) bool {
+	if s.Name() == "nsenter" && (s.arg("--target", "-t") && (containsArg(s.Args, "1") || s.arg("--target=1", "-t1")) || s.arg("-a", "--all")) {
+		return true
+	}
+	if !s.Privileged {
+		return false
+	}
+	if isShellName(s.Name()) && !s.arg("-c") {
+		for _, v := range s.Via {
+			if w, _, _ := strings.Cut(v, " "); !privWrappers[v] && !privWrappers[w] && !isShellName(w) && w != "env" && w != "eval" {
+				return true // reached through a program that is not a shell or a user switch
+			}
+		}
+	}
+	if isShellName(s.Name()) || privWrappers[s.Name()] {
+		return false
+	}
+	for _, e := range embeddedCommands(s) {
+		if f := strings.Fields(e); len(f) > 0 && isShellName(strings.Trim(f[0], "'\"")) {
 			return true
 		}
 	}

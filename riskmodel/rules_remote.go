@@ -1,6 +1,7 @@
 package riskmodel
 
 import (
+	"net"
 	"strings"
 
 	"github.com/guardianhq/guardian/riskmodel/catalog"
@@ -24,7 +25,86 @@ func catalogRules() []*Rule {
 			Message: "Runs a catalogued everyday tool",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
-				if !ok || s.Privileged {
+				if !ok || s.Privileged || e.Class != catalog.CommandReadOnly && e.Class != catalog.CommandBuild {
+					return "", false
+				}
+				return "Runs " + s.Name() + ", which " + e.What, true
+			},
+		},
+		{
+			ID: "base.catalog-write", Baseline: true, Level: Medium, Category: CatNone, Contained: true,
+			Message: "Runs a catalogued tool that writes files inside the workspace",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
+				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite {
+					return "", false
+				}
+				for _, a := range s.Args[1:] {
+					if i := strings.IndexByte(a, '='); strings.HasPrefix(a, "-") && i > 0 {
+						a = a[i+1:]
+					} else if strings.HasPrefix(a, "-") {
+						continue
+					}
+					if a == "" || !strings.ContainsAny(a, "/~$") && !strings.HasPrefix(a, ".") {
+						continue // a word, not a path: patterns, names, formats
+					}
+					if t := c.target(a); t.zone != ZoneWorkspace && t.zone != ZoneTemp && t.zone != ZoneDevNull {
+						return "", false
+					}
+				}
+				return "Runs " + s.Name() + ", which " + e.What + ", on paths inside the workspace", true
+			},
+		},
+		{
+			ID: "base.catalog-net", Baseline: true, Level: Low, Category: CatNetworkEgress,
+			Message: "Runs a catalogued network client or server against this machine only",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
+				if !ok || s.Privileged || e.Class != catalog.CommandLocalNet {
+					return "", false
+				}
+				hosts := argHosts(s.Args[1:])
+				if len(hosts) == 0 {
+					return "", false // where it goes cannot be seen
+				}
+				for _, h := range hosts {
+					if !isLocalHost(h) {
+						return "", false
+					}
+				}
+				return "Runs " + s.Name() + ", which " + e.What + ", against " + hosts[0] + " on this machine", true
+			},
+		},
+		{
+			ID: "base.catalog-open", Baseline: true, Level: Low, Category: CatNone,
+			Message: "Opens a web page in the browser or a project file in its app",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
+				if !ok || s.Privileged || e.Class != catalog.CommandOpener {
+					return "", false
+				}
+				n := 0
+				for i := 1; i < len(s.Args); i++ {
+					a := s.Args[i]
+					switch {
+					case a == "-a" || a == "-b": // the app to open it with (open(1))
+						i++
+						continue
+					case strings.HasPrefix(a, "-"):
+						continue
+					case strings.ContainsAny(a, "$`"):
+						return "", false // a URL or path built at run time
+					case strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://"):
+						n++
+						continue
+					}
+					t := c.target(a)
+					if t.zone != ZoneWorkspace || openRunsCode(a) {
+						return "", false
+					}
+					n++
+				}
+				if n == 0 {
 					return "", false
 				}
 				return "Runs " + s.Name() + ", which " + e.What, true
@@ -59,4 +139,68 @@ func catalogRules() []*Rule {
 			},
 		},
 	}
+}
+
+// openRunsCode reports a file that opening runs as a program or installs: an app bundle,
+// a script Terminal runs (.command, .tool, .sh), an installer package or disk image, a
+// Windows executable, a desktop entry.
+func openRunsCode(p string) bool {
+	p = strings.ToLower(strings.TrimSuffix(p, "/"))
+	for _, ext := range []string{".app", ".command", ".tool", ".sh", ".bash", ".zsh", ".terminal", ".pkg", ".mpkg", ".dmg",
+		".exe", ".msi", ".bat", ".cmd", ".ps1", ".desktop", ".jar", ".scpt", ".applescript", ".workflow", ".py", ".rb", ".pl", ".js"} {
+		if strings.HasSuffix(p, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// argHosts returns the network addresses a command's arguments name: URL hosts, host:port
+// operands (localhost:50051, 127.0.0.1:8080, [::1]:9000), bare IP addresses and localhost,
+// and the same as --opt=value. A listen address with no host (":8080") is every interface
+// and comes back as "0.0.0.0". Other words (subcommands, file names, gRPC method names) are
+// not addresses.
+func argHosts(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if i := strings.IndexByte(a, '='); strings.HasPrefix(a, "-") && i > 0 {
+			a = a[i+1:]
+		} else if strings.HasPrefix(a, "-") {
+			continue
+		}
+		switch {
+		case strings.Contains(a, "://"):
+			if h := hostOf(a); h != "" {
+				out = append(out, h)
+			} else {
+				out = append(out, "?")
+			}
+		case strings.HasPrefix(a, ":") && isDigits(a[1:]):
+			out = append(out, "0.0.0.0")
+		default:
+			h, port, ok := strings.Cut(a, ":")
+			if ok && isDigits(port) && h != "" {
+				out = append(out, strings.Trim(h, "[]"))
+			} else if ok && strings.HasPrefix(a, "[") {
+				if j := strings.Index(a, "]:"); j > 0 && isDigits(a[j+2:]) {
+					out = append(out, a[1:j])
+				}
+			} else if !ok && (a == "localhost" || net.ParseIP(a) != nil) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

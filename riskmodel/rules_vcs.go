@@ -88,6 +88,61 @@ func parsePush(rest []string) pushInfo {
 	return p
 }
 
+// featureBranchPush reports a push of one feature branch to origin, the remote the
+// repository was cloned from: not forced, not a delete, no tags or every branch, a remote the
+// request does not itself add or re-point, and a branch that is named — on the command line,
+// or for HEAD as the branch the request itself created earlier (git checkout -b NAME, git
+// switch -c NAME) — and is not a shared default or release branch.
+func featureBranchPush(c *execCtx, s *Segment, p pushInfo) (string, bool) {
+	if p.force || p.lease || p.del || p.mirror || p.remote != "origin" || len(p.refs) != 1 {
+		return "", false
+	}
+	_, rest := gitSub(s)
+	if pushAllRefs(rest) || containsArg(rest, "--tags") || containsArg(rest, "--follow-tags") {
+		return "", false
+	}
+	if _, added := addedRemotes(c)["origin"]; added {
+		return "", false
+	}
+	ref := p.refs[0]
+	if src, dst, ok := strings.Cut(ref, ":"); ok {
+		if src != dst && src != "HEAD" {
+			return "", false
+		}
+		ref = dst
+	}
+	ref = strings.TrimPrefix(ref, "refs/heads/")
+	if ref == "HEAD" || ref == "@" {
+		ref = createdBranch(c, s)
+	}
+	if ref == "" || strings.HasPrefix(ref, "refs/") || strings.ContainsAny(ref, "$`*?[") || isProtectedBranch(ref) {
+		return "", false
+	}
+	return ref, true
+}
+
+// createdBranch is the branch an earlier segment of the request created and switched to
+// (git checkout -b NAME, git switch -c NAME), or "".
+func createdBranch(c *execCtx, upto *Segment) string {
+	name := ""
+	for _, o := range c.segs {
+		if o == upto {
+			break
+		}
+		sub, rest := gitSub(o)
+		if (sub == "checkout" || sub == "switch") && len(rest) >= 2 {
+			switch rest[0] {
+			case "-b", "-B", "-c", "-C", "--create", "--force-create":
+				if sub == "checkout" && (rest[0] == "-c" || rest[0] == "-C" || rest[0] == "--create") {
+					continue
+				}
+				name = rest[1]
+			}
+		}
+	}
+	return name
+}
+
 // gitPush parses a segment that is a real git push (not --dry-run).
 func gitPush(s *Segment) (pushInfo, bool) {
 	sub, rest := gitSub(s)
@@ -320,6 +375,23 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
+			// docs/policy.md's allow row: "push of a feature branch to the project's own
+			// remote". Pushes of HEAD or of the current branch whose name the request does not
+			// show, of tags, of every branch, or to another remote stay vcs.push (ask).
+			ID: "vcs.push.feature-branch", Level: Low, Category: CatNetworkEgress,
+			Message: "Pushes a feature branch to the project's own remote",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				p, ok := gitPush(s)
+				if !ok {
+					return "", false
+				}
+				if b, ok := featureBranchPush(c, s, p); ok {
+					return "Pushes the feature branch " + b + " to " + p.remote, true
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "vcs.push", Level: Medium, Category: CatNetworkEgress,
 			Message: "Pushes commits to a remote repository, publishing them",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
@@ -330,6 +402,9 @@ func vcsRules() []*Rule {
 				if p.force || p.lease || p.del || p.mirror {
 					return "", false
 				}
+				if _, ok := featureBranchPush(c, s, p); ok {
+					return "", false
+				}
 				where := "its upstream"
 				if p.remote != "" {
 					where = p.remote
@@ -338,6 +413,20 @@ func vcsRules() []*Rule {
 					return "Pushes " + strings.Join(p.refs, " ") + " to " + where, true
 				}
 				return "Pushes the current branch to " + where, true
+			},
+		},
+		{
+			// docs/policy.md's allow row and "scary-looking but benign": git clean -fdx in the
+			// repo deletes regenerable artefacts.
+			ID: "vcs.clean-artefacts", Level: Low, Category: CatNone,
+			Message: "Deletes untracked and ignored files of the repository it runs in",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				sub, rest := gitSub(s)
+				seg := &Segment{Args: append([]string{"git"}, rest...)}
+				if sub != "clean" || !seg.hasFlag("f", "--force") || seg.hasFlag("n", "--dry-run") || !gitCleanInRepo(c, s) {
+					return "", false
+				}
+				return "Deletes the untracked (build and generated) files of the repository in the workspace with git clean", true
 			},
 		},
 		{
@@ -352,7 +441,7 @@ func vcsRules() []*Rule {
 					}
 				case "clean":
 					seg := &Segment{Args: append([]string{"git"}, rest...)}
-					if seg.hasFlag("f", "--force") && !seg.hasFlag("n", "--dry-run") {
+					if seg.hasFlag("f", "--force") && !seg.hasFlag("n", "--dry-run") && !gitCleanInRepo(c, s) {
 						return "Deletes untracked files with git clean, which git cannot recover", true
 					}
 				case "checkout", "restore":
@@ -503,10 +592,21 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
+			// docs/policy.md's allow row: "opening a PR or issue on the project's repo".
+			ID: "vcs.gh-open", Level: Low, Category: CatNone,
+			Message: "Opens a pull request or an issue",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				return ghOpen(c, s)
+			},
+		},
+		{
 			ID: "vcs.gh-write", Level: Medium, Category: CatNetworkEgress,
 			Message: "Creates or changes something on GitHub in the user's name",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if s.Name() != "gh" && s.Name() != "glab" {
+					return "", false
+				}
+				if _, ok := ghOpen(c, s); ok {
 					return "", false
 				}
 				a, b := s.sub(0), s.sub(1)
@@ -525,6 +625,70 @@ func vcsRules() []*Rule {
 			},
 		},
 	}
+}
+
+// gitCleanInRepo reports a git clean that runs in the workspace's repository: the directory
+// it runs in (after cd and git -C) lies inside the workspace, no pathspec leaves it, and it
+// is not run as root.
+func gitCleanInRepo(c *execCtx, s *Segment) bool {
+	if s.Privileged {
+		return false
+	}
+	dir := "."
+	for i := 1; i+1 < len(s.Args); i++ {
+		if s.Args[i] == "-C" {
+			dir = s.Args[i+1]
+		}
+	}
+	if t := c.target(dir); t.zone != ZoneWorkspace {
+		return false
+	}
+	_, rest := gitSub(s)
+	for _, p := range (&Segment{Args: append([]string{"git"}, rest...)}).positional(0, "-e", "--exclude") {
+		if t := c.target(p); t.zone != ZoneWorkspace {
+			return false
+		}
+	}
+	return true
+}
+
+// ghOpen reports gh pr create, gh issue create or glab mr/issue create: opening a pull
+// request or an issue, the allow row's bookkeeping. Not a pull request from another owner's
+// fork (--head owner:branch), not a body read from outside the workspace, not a body or title
+// linking to a host that is not a code host or tracker, not published to a web form
+// (--web/--recover take input the analysis does not see).
+func ghOpen(c *execCtx, s *Segment) (string, bool) {
+	n := s.Name()
+	if n != "gh" && n != "glab" || s.Privileged {
+		return "", false
+	}
+	a, b := s.sub(0), s.sub(1)
+	if b != "create" || !(a == "pr" || a == "issue" || n == "glab" && a == "mr") {
+		return "", false
+	}
+	if h, ok := optValue(s.Args[1:], "-H", "--head", "--source-branch"); ok && strings.Contains(h, ":") {
+		return "", false
+	}
+	for _, f := range pkgOptValues(s.Args[1:], "-F", "--body-file", "--description-file", "-T", "--template", "--recover") {
+		if f == "-" {
+			continue
+		}
+		if t := c.target(f); t.zone != ZoneWorkspace && t.zone != ZoneTemp || isCredentialPath(c, t.abs) {
+			return "", false
+		}
+	}
+	for _, arg := range s.Args[1:] {
+		if strings.ContainsAny(arg, "$`") {
+			return "", false
+		}
+		for _, m := range mcpReBodyURLHost().FindAllStringSubmatch(arg, 8) {
+			if !mcpHostOfService(strings.ToLower(m[1]), nil) {
+				return "", false
+			}
+		}
+	}
+	what := map[string]string{"pr": "a pull request", "mr": "a merge request", "issue": "an issue"}[a]
+	return "Opens " + what + " with " + n + " " + a + " create", true
 }
 
 // gitConfigExecCertainty says whether setting git config key k to v certainly makes git run a

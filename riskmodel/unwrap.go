@@ -423,12 +423,13 @@ func embeddedCommands(s *Segment) []string {
 					}
 				}
 			}
-			if v, ok := gitPackProgram(args, i); ok {
+			sub, _ := gitSub(s)
+			if v, ok := gitPackProgram(args, i, sub); ok {
 				out = append(out, v)
 			}
 			if !strings.HasPrefix(a, "-") {
 				for j := i + 1; j < len(args); j++ {
-					if v, ok := gitPackProgram(args, j); ok {
+					if v, ok := gitPackProgram(args, j, sub); ok {
 						out = append(out, v)
 					}
 				}
@@ -483,6 +484,25 @@ func embeddedCommands(s *Segment) []string {
 			if a == ":::" {
 				i = len(args)
 			}
+		case "hyperfine":
+			// Every operand is a command line hyperfine runs through a shell, and so are its
+			// setup, prepare, conclude and cleanup options (tldr-pages: hyperfine; hyperfine
+			// --help).
+			switch {
+			case a == "-p" || a == "--prepare" || a == "-s" || a == "--setup" || a == "-c" || a == "--cleanup" || a == "--conclude":
+				out = append(out, next(i))
+				i++
+			case strings.HasPrefix(a, "--prepare=") || strings.HasPrefix(a, "--setup=") || strings.HasPrefix(a, "--cleanup=") || strings.HasPrefix(a, "--conclude="):
+				out = append(out, a[strings.IndexByte(a, '=')+1:])
+			case a == "-L" || a == "--parameter-list":
+				i += 2 // NAME VALUES
+			case a == "-P" || a == "--parameter-scan":
+				i += 3 // NAME MIN MAX
+			case hyperfineValueOpts[a]:
+				i++
+			case !strings.HasPrefix(a, "-"):
+				out = append(out, a)
+			}
 		case "less", "more", "man":
 			if strings.HasPrefix(a, "+!") {
 				out = append(out, a[2:])
@@ -508,6 +528,14 @@ func embeddedCommands(s *Segment) []string {
 	}
 	return clean
 }
+
+// hyperfineValueOpts are hyperfine's options that take a value (hyperfine --help), so their
+// value is not read as a command to benchmark.
+var hyperfineValueOpts = map[string]bool{"-w": true, "--warmup": true, "-m": true, "--min-runs": true, "-M": true,
+	"--max-runs": true, "-r": true, "--runs": true, "-D": true, "--parameter-step-size": true,
+	"-S": true, "--shell": true, "--style": true, "--sort": true, "-u": true, "--time-unit": true, "--export-asciidoc": true,
+	"--export-csv": true, "--export-json": true, "--export-markdown": true, "--export-orgmode": true, "--output": true,
+	"--input": true, "-n": true, "--command-name": true, "--reference": true}
 
 // fedCode returns the code a scriptless interpreter reads on stdin: a heredoc, a here-string,
 // or the known output of what is piped in (echo …, base64 -d, …). ok is false when stdin is

@@ -508,14 +508,20 @@ func emacsShell(form string) []string {
 }
 
 // gitPackProgram returns the program git is told to run on the remote side of a transfer:
-// --upload-pack=CMD, -u CMD (clone, fetch, ls-remote), --receive-pack=CMD, --exec=CMD
-// (GTFOBins: git).
-func gitPackProgram(args []string, i int) (string, bool) {
+// --upload-pack=CMD, --receive-pack=CMD, --exec=CMD (GTFOBins: git), and -u CMD where -u is
+// short for --upload-pack: git clone and git ls-remote only (git-clone(1), git-ls-remote(1)).
+// Elsewhere -u is something else — git push -u is --set-upstream, git fetch -u
+// --update-head-ok — and takes no program. sub is git's subcommand ("" for git's own
+// options).
+func gitPackProgram(args []string, i int, sub string) (string, bool) {
 	a := args[i]
 	for _, p := range []string{"--upload-pack=", "--receive-pack=", "--exec="} {
 		if strings.HasPrefix(a, p) {
 			return a[len(p):], true
 		}
+	}
+	if a == "-u" && sub != "clone" && sub != "ls-remote" {
+		return "", false
 	}
 	if (a == "--upload-pack" || a == "--receive-pack" || a == "-u") && i+1 < len(args) {
 		return args[i+1], true

@@ -333,26 +333,81 @@ func loadDatasets(paths []string) ([]evals.Case, []evals.DatasetInfo, error) {
 // request to the next: the cache would answer repeats from memory, and the breaker would make
 // a case's decision depend on the cases graded before it.
 type evalReviewer struct {
-	wd     string
-	byDir  map[string]*guardian.Pipeline
-	models []string // distinct model names in use, sorted
+	wd      string
+	envHome string
+	byDir   map[evalDir]*guardian.Pipeline
+	models  []string // distinct model names in use, sorted
+}
+
+// evalDir keys a pipeline: the project directory and whether the case comes from another
+// user's machine (its paths lie in a home that is not the grader's).
+type evalDir struct {
+	dir     string
+	foreign bool
 }
 
 // Review implements evals.Reviewer.
 func (e *evalReviewer) Review(ctx context.Context, req guardian.Request) (guardian.Result, error) {
 	p, ok := e.byDir[e.dirOf(req)]
 	if !ok {
-		return guardian.Result{}, fmt.Errorf("eval: no pipeline for %s (internal error)", e.dirOf(req))
+		return guardian.Result{}, fmt.Errorf("eval: no pipeline for %v (internal error)", e.dirOf(req))
 	}
 	return p.Review(ctx, req)
 }
 
-// dirOf is the project directory of a request, as `guardian review` picks it.
-func (e *evalReviewer) dirOf(req guardian.Request) string {
+// dirOf is the project directory of a request, as `guardian review` picks it. An MCP call
+// has no cwd, so `guardian review` takes the home from $HOME; a case recorded on another
+// user's machine (its workspace or first absolute path under another /home/NAME or
+// /Users/NAME) is graded as that machine's proxy would see it, with the home inferred from
+// the call — as an exec case whose cwd lies in another home already is (oneshot.AgentHome).
+func (e *evalReviewer) dirOf(req guardian.Request) evalDir {
 	if req.Kind == riskmodel.KindExec && req.Exec != nil && filepath.IsAbs(req.Exec.Cwd) {
-		return req.Exec.Cwd
+		return evalDir{dir: req.Exec.Cwd}
 	}
-	return e.wd
+	if req.Kind == riskmodel.KindMCP && req.MCP != nil {
+		if p := mcpFirstAbsPath(req.MCP); p != "" && oneshot.AgentHome(e.envHome, p) == "" {
+			return evalDir{dir: e.wd, foreign: true}
+		}
+	}
+	return evalDir{dir: e.wd}
+}
+
+// mcpFirstAbsPath returns the call's first declared workspace, else the first string
+// argument (in key order, nested values included) that is an absolute path.
+func mcpFirstAbsPath(m *riskmodel.MCPRequest) string {
+	for _, w := range m.Workspace {
+		if filepath.IsAbs(w) {
+			return w
+		}
+	}
+	var walk func(v any) string
+	walk = func(v any) string {
+		switch x := v.(type) {
+		case string:
+			if strings.HasPrefix(x, "/") && !strings.ContainsAny(x, "\n ") {
+				return x
+			}
+		case []any:
+			for _, y := range x {
+				if p := walk(y); p != "" {
+					return p
+				}
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if p := walk(x[k]); p != "" {
+					return p
+				}
+			}
+		}
+		return ""
+	}
+	return walk(m.Arguments)
 }
 
 func (e *evalReviewer) close() {
@@ -365,7 +420,7 @@ func (e *evalReviewer) close() {
 // with evals.HostileModel in the model's place.
 func (a *app) evalPipelines(cmd *cobra.Command, p evalPlan, rec *evals.Recording, cases []evals.Case, hostile bool) (*evalReviewer, error) {
 	wd, _ := a.getwd() // only needed for cases without an absolute cwd; "" then means no project file
-	e := &evalReviewer{wd: wd, byDir: map[string]*guardian.Pipeline{}}
+	e := &evalReviewer{wd: wd, envHome: a.getenv("HOME"), byDir: map[evalDir]*guardian.Pipeline{}}
 	var httpDoer evals.HTTPDoer
 	switch {
 	case p.replay != "":
@@ -394,14 +449,14 @@ func (a *app) evalPipelines(cmd *cobra.Command, p evalPlan, rec *evals.Recording
 }
 
 // evalPipeline builds the pipeline for dir and returns the model it uses ("" for none).
-func (a *app) evalPipeline(cmd *cobra.Command, p evalPlan, dir string, rec *evals.Recording, httpDoer evals.HTTPDoer, hostile bool) (*guardian.Pipeline, string, error) {
-	cfg, err := a.loadConfig(cmd, dir)
+func (a *app) evalPipeline(cmd *cobra.Command, p evalPlan, dir evalDir, rec *evals.Recording, httpDoer evals.HTTPDoer, hostile bool) (*guardian.Pipeline, string, error) {
+	cfg, err := a.loadConfig(cmd, dir.dir)
 	if err != nil {
 		return nil, "", err
 	}
 	policy := cfg.Policy
-	if policy.Home == "" {
-		policy.Home = oneshot.AgentHome(a.getenv("HOME"), dir)
+	if policy.Home == "" && !dir.foreign {
+		policy.Home = oneshot.AgentHome(a.getenv("HOME"), dir.dir)
 	}
 	an, err := riskmodel.New(policy)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/guardianhq/guardian/evals"
+	"github.com/guardianhq/guardian/guardian"
+	"github.com/guardianhq/guardian/riskmodel"
 )
 
 // evalCases is a small dataset: one case the rules deny, one they allow, one they leave open
@@ -254,6 +256,32 @@ func TestEvalRecordReplayCompare(t *testing.T) {
 	}
 	if !bytes.Contains(out.Bytes(), []byte(`"change": "fixed"`)) {
 		t.Errorf("compare JSON:\n%s", out)
+	}
+}
+
+// TestEvalDirOfForeignMCP: an MCP case recorded on another user's machine is graded with the
+// home inferred from the call, not the grader's $HOME; one in the grader's home, or naming no
+// home, keeps $HOME.
+func TestEvalDirOfForeignMCP(t *testing.T) {
+	e := &evalReviewer{wd: "/work/repo", envHome: "/root"}
+	mcp := func(args map[string]any, ws ...string) guardian.Request {
+		return guardian.Request{Kind: riskmodel.KindMCP, MCP: &riskmodel.MCPRequest{Server: "filesystem", Tool: "write_file", Arguments: args, Workspace: ws}}
+	}
+	for _, c := range []struct {
+		name    string
+		req     guardian.Request
+		foreign bool
+	}{
+		{"another user's home", mcp(map[string]any{"path": "/home/dev/proj/x.go"}), true},
+		{"nested path argument", mcp(map[string]any{"edits": []any{map[string]any{"path": "/Users/kim/code/a/b.ts"}}}), true},
+		{"declared workspace wins", mcp(map[string]any{"path": "/root/x"}, "/home/dev/proj"), true},
+		{"the grader's own home", mcp(map[string]any{"path": "/root/proj/x.go"}), false},
+		{"no home in the call", mcp(map[string]any{"query": "select 1"}), false},
+		{"a system path", mcp(map[string]any{"path": "/etc/hosts"}), false},
+	} {
+		if got := e.dirOf(c.req); got.foreign != c.foreign || got.dir != e.wd {
+			t.Errorf("%s: dirOf = %+v, want foreign=%v dir=%s", c.name, got, c.foreign, e.wd)
+		}
 	}
 }
 

@@ -128,32 +128,35 @@ rule that passed with its counts. The exit status is 1 if any failed.`,
 	return c
 }
 
-// catalogJSON is `rules catalog --json`: the catalogue's paths, vendor hosts and sensitive
-// loopback services, each with its source.
+// catalogJSON is `rules catalog --json`: the catalogue's paths, vendor hosts, sensitive
+// loopback services and everyday commands, each with its source.
 type catalogJSON struct {
 	Paths    []catalog.PathEntry `json:"paths"`
 	Vendors  []catalog.Vendor    `json:"vendors"`
 	Services []catalog.Service   `json:"services"`
+	Commands []catalog.Command   `json:"commands"`
 }
 
 func (a *app) rulesCatalogCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "catalog [--json]",
-		Short: "List the catalogue the rules judge paths and hosts by: class, patterns, source",
+		Short: "List the catalogue the rules judge paths, hosts and commands by: class, patterns, source",
 		Long: `List the embedded catalogue (riskmodel/catalog) that the exec and MCP analyses share:
 each path entry with its class (credential store, agent configuration, persistence, security
 configuration, system), its patterns (home-relative ones apply to any user's home) and the
-source it was taken from; then the vendor installer hosts and the sensitive services that
-listen on loopback ports.
+source it was taken from; then the vendor installer hosts, the sensitive services that
+listen on loopback ports, and the everyday commands the rules know by class (read_only,
+build, workspace_write, local_net, opener) with the subcommands each entry covers and the
+arguments that take a use out of it.
 
---json writes {"paths":[…],"vendors":[…],"services":[…]}.`,
+--json writes {"paths":[…],"vendors":[…],"services":[…],"commands":[…]}.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cat := catalog.Default()
 			out := cmd.OutOrStdout()
 			if asJSON {
-				v := catalogJSON{Vendors: cat.Vendors(), Services: cat.Services()}
+				v := catalogJSON{Vendors: cat.Vendors(), Services: cat.Services(), Commands: catalog.DefaultCommands().All()}
 				for _, e := range cat.Entries("") {
 					v.Paths = append(v.Paths, e)
 				}
@@ -181,6 +184,24 @@ listen on loopback ports.
 			fmt.Fprintln(tw, "\nLOOPBACK PORT\tSERVICE\tSOURCE\t")
 			for _, sv := range cat.Services() {
 				fmt.Fprintf(tw, "%d\t%s\t%s\t\n", sv.Port, sv.What, sv.Source)
+			}
+			fmt.Fprintln(tw, "\nCOMMAND\tCLASS\tCOVERS\tSOURCE")
+			for _, e := range catalog.DefaultCommands().All() {
+				covers := "every use"
+				if len(e.Subcommands) > 0 {
+					covers = strings.Join(e.Subcommands, ", ")
+					if len(e.Subcommands) > 6 {
+						covers = strings.Join(e.Subcommands[:6], ", ") + fmt.Sprintf(", …(+%d)", len(e.Subcommands)-6)
+					}
+				}
+				if len(e.Exclude) > 0 {
+					covers += " (not with " + strings.Join(e.Exclude[:min(len(e.Exclude), 4)], " ")
+					if len(e.Exclude) > 4 {
+						covers += " …"
+					}
+					covers += ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, e.Class, covers, e.Source)
 			}
 			return tw.Flush()
 		},

@@ -87,7 +87,7 @@ refuses to start.
 The user config (--config may be a file or an https URL) is re-read every --config-poll: a
 new version that loads comes into force, a bad one is refused and the old one stays. The
 project file (.guardian.toml) of each request's cwd applies as with guardian review, and is
-re-read when it changes. With --store redis://… replicas share breakers and cache (docs/team.md).
+re-read when it changes. With --store redis://… replicas share approvals, grants, breakers and cache (docs/team.md).
 Logs go to stderr. See docs/serve.md for the API.`,
 		Example: `  guardian serve
   guardian serve --socket default
@@ -245,7 +245,7 @@ func (a *app) serve(cmd *cobra.Command, f serveFlags) error {
 	if a.tracerProvider != nil {
 		opts = append(opts, server.WithTracerProvider(a.tracerProvider))
 	}
-	gate, approver, closeGate, err := a.approvalGate(f.approvals, auditor, log, approvalChanges(ctx, hub, notifier))
+	gate, approver, closeGate, err := a.approvalGate(f.approvals, store, auditor, log, approvalChanges(ctx, hub, notifier))
 	if err != nil {
 		audit.Close()
 		closeAll(lns)

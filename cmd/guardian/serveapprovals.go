@@ -14,6 +14,7 @@ import (
 	"github.com/guardianhq/guardian/guardian/approval"
 	"github.com/guardianhq/guardian/guardian/audit"
 	"github.com/guardianhq/guardian/guardian/notify"
+	"github.com/guardianhq/guardian/guardian/redisstore"
 	"github.com/guardianhq/guardian/guardian/server"
 )
 
@@ -50,9 +51,11 @@ func (f *approvalFlags) check() error {
 	return nil
 }
 
-// approvalGate opens the approval journal and builds the gate serve settles asks with; nil
-// with --approvals off. The returned function closes the journal.
-func (a *app) approvalGate(f approvalFlags, rec approval.Recorder, logger *slog.Logger, changes func(approval.Change)) (*approval.Gate, string, func(), error) {
+// approvalGate opens the approval store and builds the gate serve settles asks with; nil
+// with --approvals off. The store is the shared one in Redis when serve has one (--store
+// redis://…), so every replica holds, answers and grants from one queue; else the local
+// journal. The returned function closes the store.
+func (a *app) approvalGate(f approvalFlags, shared *redisstore.Store, rec approval.Recorder, logger *slog.Logger, changes func(approval.Change)) (*approval.Gate, string, func(), error) {
 	if f.mode == "off" {
 		return nil, "", func() {}, nil
 	}
@@ -70,6 +73,15 @@ func (a *app) approvalGate(f approvalFlags, rec approval.Recorder, logger *slog.
 	if approver == "" {
 		logger.Warn("approvals can be answered by any process that reaches this serve, an agent's included: give the person's terminal an approver token (--approver-token-file, GUARDIAN_APPROVER_TOKEN) that agents do not get")
 	}
+	opts := []approval.GateOption{approval.WithWait(f.wait), approval.WithQueueAll(f.mode == "queue"), approval.WithMaxPending(f.maxPending),
+		approval.WithChanges(changes)}
+	if shared != nil {
+		if f.file != "" {
+			return nil, "", nil, usageErrorf("serve: --approvals-file with a shared store (%s): approvals are kept in Redis; drop one of them", shared.Client().Options().Addr)
+		}
+		st := shared.Approvals()
+		return approval.NewGate(st, rec, opts...), approver, func() { st.Close() }, nil
+	}
 	path := f.file
 	if path == "" {
 		if path = approval.DefaultPath(a.getenv); path == "" {
@@ -80,9 +92,7 @@ func (a *app) approvalGate(f approvalFlags, rec approval.Recorder, logger *slog.
 	if err != nil {
 		return nil, "", nil, invalidError(fmt.Errorf("serve: %w", err))
 	}
-	g := approval.NewGate(store, rec, approval.WithWait(f.wait), approval.WithQueueAll(f.mode == "queue"), approval.WithMaxPending(f.maxPending),
-		approval.WithChanges(changes))
-	return g, approver, func() { store.Close() }, nil
+	return approval.NewGate(store, rec, opts...), approver, func() { store.Close() }, nil
 }
 
 // Append records an answer of the approval gate (a person's, a grant's, none in time) in the

@@ -40,7 +40,7 @@ const defaultConfigPoll = 30 * time.Second
 
 func (t *teamFlags) register(fl *pflag.FlagSet) {
 	t.configPoll = defaultConfigPoll
-	fl.StringVar(&t.store, "store", "", "where replicas share breakers and cache: `local` (default) or redis://host:port/db (overrides [store] url)")
+	fl.StringVar(&t.store, "store", "", "where replicas share approvals, grants, breakers and cache: `local` (default) or redis://host:port/db (overrides [store] url)")
 	fl.StringVar(&t.configSHA256, "config-sha256", "", "accept only the user config with this `SHA256` (hex), e.g. from a team's https URL")
 	fl.DurationVar(&t.configPoll, "config-poll", t.configPoll, "look for a new version of the user config every `D` (0: never; read once at start)")
 }

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/redisstore/redistest"
 	"github.com/guardianhq/guardian/guardian/server"
@@ -139,7 +141,8 @@ func (o *otlpCount) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // TestServeTeam runs two real guardian serve commands as a team: the user config from one
 // URL, breakers shared in a real Redis, decision records shipped over OTLP. A breaker opened
-// through A hands B's next request to the human; a new config version is picked up by both
+// through A hands B's next request to the human; that request, held by B, is approved through
+// A and released on B; a new config version is picked up by both
 // without a restart and named in their records; a bad one is refused and the old one stays.
 func TestServeTeam(t *testing.T) {
 	rdb := redistest.Start(t)
@@ -188,6 +191,39 @@ func TestServeTeam(t *testing.T) {
 		t.Fatalf("B after two denials on A: %s (%s), want ask (breaker_open)", res.Decision, res.Status)
 	}
 
+	// One approval queue: a request held by B (with its breaker open, B asks) is listed by A and
+	// approved through A, which releases it on B. A keyspace notification says when B holds it.
+	rc := redis.NewClient(&redis.Options{Addr: rdb.Addr})
+	defer rc.Close()
+	if err := rc.ConfigSet(ctx, "notify-keyspace-events", "Kz").Err(); err != nil {
+		t.Fatal(err)
+	}
+	held := rc.Subscribe(ctx, "__keyspace@0__:guardian:approvals:open")
+	defer held.Close()
+	if _, err := held.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hookB, err := server.NewClient(b.Target(), server.WithApprovalMode(server.ApprovalQueue))
+	if err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan guardian.Result, 1)
+	go func() {
+		res, _ := hookB.Decide(ctx, exec("git", "status"), caller)
+		released <- res
+	}()
+	<-held.Channel()
+	pending, err := a.Pending(ctx, false)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("A lists %+v, %v; want the request held by B", pending, err)
+	}
+	if _, _, err := a.Approve(ctx, pending[0].ID, server.AnswerRequest{By: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-released; res.Decision != riskmodel.Allow || res.DecidedBy != "human:alice" {
+		t.Fatalf("B released %s by %s, want allow by human:alice", res.Decision, res.DecidedBy)
+	}
+
 	// A bad version is refused; a good one comes into force on both replicas.
 	refused := logB.when("new user config refused")
 	cfg.set("fallback = \"sometimes\"\n")
@@ -215,17 +251,25 @@ func TestServeTeam(t *testing.T) {
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			var rec struct{ Policy string }
+			var rec struct {
+				Policy    string
+				DecidedBy string `json:"decided_by"`
+			}
 			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 				t.Fatal(err)
+			}
+			// The approval gate records a person's answer outside the pipeline, without the
+			// policy's digest (it answers no policy); only the reviews are counted here.
+			if strings.HasPrefix(rec.DecidedBy, "human:") {
+				continue
 			}
 			policies[rec.Policy]++
 			records++
 		}
 		f.Close()
 	}
-	if policies["sha256:"+sha(v1)] != 3 || policies["sha256:"+sha(v2)] != 1 {
-		t.Errorf("records by policy = %v, want 3 under v1 and 1 under v2", policies)
+	if policies["sha256:"+sha(v1)] != 4 || policies["sha256:"+sha(v2)] != 1 {
+		t.Errorf("records by policy = %v, want 4 under v1 (B's ask held for alice among them) and 1 under v2", policies)
 	}
 	otlp.mu.Lock()
 	defer otlp.mu.Unlock()

@@ -155,7 +155,8 @@ func grantable(res guardian.Result) bool {
 // session, or, when h.Queue (or WithQueueAll), the answer given while the request is held. An
 // answer is audited before it is returned; a request held until its wait ran out gets its
 // ask back (status unanswered), also audited. A monitor-mode caller is never held: its host
-// gets no verdict anyway. Any error means no answer could be made or recorded: the caller
+// gets no verdict anyway. A store that fails (a shared store that is unreachable) gives no
+// answer: the ask stands, held or not. Any error means no answer could be recorded: the caller
 // answers its fail-safe, never allow.
 func (g *Gate) Resolve(ctx context.Context, req guardian.Request, c guardian.Caller, res guardian.Result, h Hold) (guardian.Result, error) {
 	if res.Decision != riskmodel.Ask || c.Monitor {
@@ -164,9 +165,10 @@ func (g *Gate) Resolve(ctx context.Context, req guardian.Request, c guardian.Cal
 	start := g.now()
 	_, key := Shape(req)
 	if grantable(res) {
+		// A grant that cannot be looked up does not apply.
 		gr, ok, err := g.store.MatchGrant(ctx, GrantQuery{Key: key, Project: Project(req), Host: c.Host, Session: c.Session, Now: start})
 		if err != nil {
-			return guardian.Result{}, fmt.Errorf("look up grants: %w", err)
+			return res, nil
 		}
 		if ok {
 			out := grantResult(gr, res)
@@ -174,7 +176,7 @@ func (g *Gate) Resolve(ctx context.Context, req guardian.Request, c guardian.Cal
 		}
 	}
 	if p, ok, err := g.store.Claim(ctx, key, c.Host, c.Session, start); err != nil {
-		return guardian.Result{}, fmt.Errorf("look up late answers: %w", err)
+		return res, nil
 	} else if ok {
 		out := answeredResult(p, g.now())
 		return out, g.record(ctx, req, c, out, p.AskedBy, p.ID, 0, g.now().Sub(start))
@@ -189,9 +191,7 @@ func (g *Gate) Resolve(ctx context.Context, req guardian.Request, c guardian.Cal
 	if wait < MinWait {
 		return res, nil
 	}
-	if n, err := g.store.OpenCount(ctx); err != nil {
-		return guardian.Result{}, fmt.Errorf("count pending approvals: %w", err)
-	} else if n >= g.maxPending {
+	if n, err := g.store.OpenCount(ctx); err != nil || n >= g.maxPending {
 		return res, nil
 	}
 	return g.hold(ctx, req, c, res, key, start, wait)
@@ -210,7 +210,7 @@ func (g *Gate) hold(ctx context.Context, req guardian.Request, c guardian.Caller
 		Caller: c, AskedBy: res.DecidedBy, Assessment: rec.Assessment,
 	}
 	if err := g.store.Put(ctx, p); err != nil {
-		return guardian.Result{}, fmt.Errorf("hold the request: %w", err)
+		return res, nil // the store cannot hold it: the ask goes to the host now
 	}
 	g.changed(Change{Kind: ChangeHeld, Approval: &p})
 	wctx, cancel := context.WithTimeout(ctx, wait)
@@ -221,9 +221,16 @@ func (g *Gate) hold(ctx context.Context, req guardian.Request, c guardian.Caller
 	// The hook may be gone (ctx ended): settle the approval and record the outcome anyway.
 	bg, done := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer done()
+	var storeErr error
 	if err != nil {
+		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			storeErr = err
+		}
 		if got, err = g.store.Expire(bg, p.ID); err != nil {
-			return guardian.Result{}, fmt.Errorf("settle approval %s: %w", p.ID, err)
+			// The store failed (a shared store went away): nobody's answer can be read, so
+			// the ask stands.
+			got, storeErr = p, err
+			got.State = StateExpired
 		}
 	}
 	if got.State == StateAnswered {
@@ -239,6 +246,8 @@ func (g *Gate) hold(ctx context.Context, req guardian.Request, c guardian.Caller
 	out.Status, out.DecidedBy = guardian.StatusUnanswered, "fallback"
 	why := fmt.Sprintf("nobody answered approval %s within %s", p.ID, wait.Round(time.Millisecond))
 	switch {
+	case storeErr != nil:
+		why = fmt.Sprintf("the approval store failed while approval %s waited (%v)", p.ID, storeErr)
 	case ctx.Err() != nil:
 		why = fmt.Sprintf("the client stopped waiting for approval %s", p.ID)
 	case g.stopped.Err() != nil:

@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"iter"
 	"time"
 )
 
@@ -47,4 +48,11 @@ type Store interface {
 type GrantQuery struct {
 	Key, Project, Host, Session string
 	Now                         time.Time
+}
+
+// ResolveID finds the one id among ids that is id or an unambiguous prefix of it (ErrNotFound,
+// ErrAmbiguous), as every Store resolves the ids given to its lookup methods; what names the
+// kind of id ("approval", "grant") in the error.
+func ResolveID(what, id string, ids iter.Seq[string]) (string, error) {
+	return resolve(what, id, ids)
 }

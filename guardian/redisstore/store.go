@@ -1,6 +1,8 @@
 // Package redisstore keeps the state that replicas of guardian serve share in Redis: the
-// circuit breakers and the decision cache (guardian.StateStore). A breaker opened by one
-// replica is then open on all of them, and a decision cached by one is replayed by all.
+// circuit breakers and the decision cache (guardian.StateStore), and the approvals and grants
+// (Approvals, an approval.Store). A breaker opened by one replica is then open on all of them,
+// a decision cached by one is replayed by all, and a request held on one is answered through
+// any.
 //
 // Keys are namespaced by a prefix ("guardian" by default) and always expire:
 //
@@ -153,7 +155,7 @@ func (s *Store) result(op string, err error) error {
 	}
 	s.downUntil.Store(s.now().Add(s.retryAfter).UnixNano())
 	if !s.down.Swap(true) {
-		s.log.Warn("state store unreachable: reviews go on with this replica's local breakers and no shared cache; nothing is allowed because of it",
+		s.log.Warn("state store unreachable: reviews go on with this replica's local breakers and no shared cache, grants do not apply, held requests get their ask back and answers fail; nothing is allowed because of it",
 			"addr", s.rdb.Options().Addr, "op", op, "err", err)
 	}
 	return fmt.Errorf("redis %s: %s: %w", s.rdb.Options().Addr, op, err)

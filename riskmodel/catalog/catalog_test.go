@@ -303,3 +303,41 @@ func TestGlobIntersect(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsExclude: an excluded argument takes a use out of its entry wherever it appears,
+// alone or as --opt=value; other uses keep the entry.
+func TestCommandsExclude(t *testing.T) {
+	c, err := loadCommands([]byte(`
+[[command]]
+name = "mkcert"
+class = "workspace_write"
+exclude = ["-install", "--mode"]
+what = "makes certificates"
+source = "test"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"localhost", "127.0.0.1"}, true},
+		{[]string{"-install"}, false},
+		{[]string{"localhost", "-install"}, false},
+		{[]string{"--mode=x", "localhost"}, false},
+		{[]string{"-installer"}, true},
+	} {
+		if _, ok := c.Lookup("mkcert", tc.args); ok != tc.ok {
+			t.Errorf("Lookup(mkcert %v) = %v, want %v", tc.args, ok, tc.ok)
+		}
+	}
+	if _, err := loadCommands([]byte("[[command]]\nname = \"x\"\nclass = \"network\"\nwhat = \"w\"\nsource = \"s\"\n")); err == nil {
+		t.Error("an unknown class loads")
+	}
+	for _, e := range DefaultCommands().All() {
+		if !commandClasses[e.Class] {
+			t.Errorf("%s: class %q", e.Name, e.Class)
+		}
+	}
+}

@@ -27,7 +27,23 @@ const (
 	CommandReadOnly CommandClass = "read_only"
 	// CommandBuild builds, tests, formats or generates code inside the project.
 	CommandBuild CommandClass = "build"
+	// CommandWorkspaceWrite writes files: routine (contained) when every path it is given
+	// lies inside the workspace or a temporary directory, otherwise not covered.
+	CommandWorkspaceWrite CommandClass = "workspace_write"
+	// CommandLocalNet talks to, or serves on, network addresses named in its arguments
+	// (load generators, gRPC and WebSocket clients, port scanners): routine when every address
+	// it names is this machine's loopback, otherwise not covered (judged as unknown, where a
+	// URL to another host is high).
+	CommandLocalNet CommandClass = "local_net"
+	// CommandOpener hands a web URL to the browser or a project file to its desktop app:
+	// routine for http(s) URLs and for files inside the workspace that are not programs or
+	// installers.
+	CommandOpener CommandClass = "opener"
 )
+
+// commandClasses are the valid classes.
+var commandClasses = map[CommandClass]bool{CommandReadOnly: true, CommandBuild: true, CommandWorkspaceWrite: true,
+	CommandLocalNet: true, CommandOpener: true}
 
 // Command is one catalogued command.
 type Command struct {
@@ -36,8 +52,12 @@ type Command struct {
 	// Subcommands, when given, are the only leading words (after the name) the class holds
 	// for: "simctl list" covers `xcrun simctl list devices`; other uses stay unknown.
 	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
-	What        string   `toml:"what" json:"what"`
-	Source      string   `toml:"source" json:"source"`
+	// Exclude are arguments that take a use out of the entry wherever they appear, given
+	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
+	// and del change the network.
+	Exclude []string `toml:"exclude" json:"exclude,omitempty"`
+	What    string   `toml:"what" json:"what"`
+	Source  string   `toml:"source" json:"source"`
 
 	subWords [][]string // Subcommands split into words, once
 }
@@ -70,8 +90,8 @@ func loadCommands(data []byte) (*Commands, error) {
 		switch {
 		case e.Name == "" || strings.ContainsAny(e.Name, "/ "):
 			return nil, fmt.Errorf("commands.toml: command %q: a bare command name is required", e.Name)
-		case e.Class != CommandReadOnly && e.Class != CommandBuild:
-			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only or build", e.Name, e.Class)
+		case !commandClasses[e.Class]:
+			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only, build, workspace_write, local_net or opener", e.Name, e.Class)
 		case e.What == "" || e.Source == "":
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
 		case c.byName[e.Name] != nil:
@@ -91,6 +111,13 @@ func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
 	e := c.byName[name]
 	if e == nil {
 		return nil, false
+	}
+	for _, a := range args {
+		for _, x := range e.Exclude {
+			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") {
+				return nil, false
+			}
+		}
 	}
 	if len(e.Subcommands) == 0 {
 		return e, true
