@@ -203,6 +203,7 @@ func builtinRules() []*Rule {
 	for _, fam := range [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpRules(),
+		selfApprovalRules(),
 	} {
 		all = append(all, fam...)
 	}

@@ -131,7 +131,8 @@ func jsonReply(v any) Reply {
 	return Reply{Stdout: append(b, '\n')}
 }
 
-// claudeHost is Claude Code: a PreToolUse hook in settings.json (docs/hooks.md).
+// claudeHost is Claude Code: a PreToolUse hook in settings.json, and hooks on the events
+// that report how a call ended (ClaudeOutcomeEvents; docs/hooks.md).
 func claudeHost() Host {
 	return Host{
 		Name:        "claude",
@@ -153,22 +154,22 @@ func claudeHost() Host {
 		Install: func(files []File, command string, timeoutSec int) ([]File, error) {
 			return editSettings(files, func(c []byte) ([]byte, bool, error) { return InstallClaude(c, command, timeoutSec) })
 		},
-		Uninstall: uninstallSettingsHook(EventPreToolUse, "claude"),
+		Uninstall: uninstallClaude,
 		Done:      "check it with: guardian verify",
 		Verify: Verifier{
 			Event:          EventPreToolUse,
-			Tools:          []string{"Bash", "mcp__example__tool", "Write", "Edit", "Read", "Grep", "Glob", "WebFetch", "WebSearch"},
+			Tools:          claudeReviewedTools,
 			TimeoutUnit:    time.Second,
 			DefaultTimeout: 60 * time.Second,
 			Find: func(files []File) ([]Installed, error) {
 				return FindInstalled(files[0].Content, EventPreToolUse, "claude")
 			},
-			Check: func(_ []File, h Installed) []Finding {
-				return []Finding{{
+			Check: func(files []File, h Installed) []Finding {
+				return append([]Finding{{
 					OK: h.OnFailure == ClaudeOnFailure,
 					Message: fmt.Sprintf(`onFailure is %q, want %q: otherwise Claude Code runs the tool when the hook crashes or times out`,
 						h.OnFailure, ClaudeOnFailure),
-				}}
+				}}, claudeOutcomeFindings(files[0].Content, claudeReviewedTools)...)
 			},
 			Payload:   func(command, project string) string { return canaryPayload(EventPreToolUse, command, project) },
 			Held:      "ask",
@@ -176,6 +177,9 @@ func claudeHost() Host {
 		},
 	}
 }
+
+// claudeReviewedTools are tool names guardian's Claude Code matchers must select.
+var claudeReviewedTools = []string{"Bash", "mcp__example__tool", "Write", "Edit", "Read", "Grep", "Glob", "WebFetch", "WebSearch"}
 
 // canaryPayload is a Bash call from the main agent as both Claude Code and Codex send it (a
 // transcript named after the session, as the main thread's is).

@@ -49,15 +49,81 @@ func IsGuardianCommand(command, host string) bool {
 	return strings.Contains(command, "guardian") && strings.Contains(command, "hook "+host)
 }
 
-// InstallClaude adds guardian's PreToolUse hook to a Claude Code settings file's content
-// (empty for a new file) and returns the new content. Every other key keeps its place and
-// value; a guardian group already there is replaced where it stands, so installing twice
-// changes nothing. changed is false when the content already had exactly this hook.
+// ClaudeOutcomeEvents are the Claude Code events that report how a tool call ended, on which
+// guardian is installed besides PreToolUse so that it learns what the host decided about its
+// ask (claudeOutcomes): PostToolUse and PostToolUseFailure (the call ran: a person approved
+// at the prompt, or a permission rule or mode let it through) and PermissionDenied (it was
+// refused). The hook answers them with nothing, so they never change what the host does; they
+// have no onFailure "block", which would turn a failed recording into a stopped session.
+var ClaudeOutcomeEvents = []string{"PostToolUse", "PostToolUseFailure", "PermissionDenied"}
+
+// InstallClaude adds guardian's PreToolUse hook, and its hooks for ClaudeOutcomeEvents, to a
+// Claude Code settings file's content (empty for a new file) and returns the new content.
+// Every other key keeps its place and value; a guardian group already there is replaced where
+// it stands, so installing twice changes nothing. changed is false when the content already
+// had exactly these hooks.
 func InstallClaude(settings []byte, command string, timeoutSec int) (out []byte, changed bool, err error) {
-	return installJSONHook(settings, EventPreToolUse, "claude", hookGroup{
+	out, _, err = installJSONHook(settings, EventPreToolUse, "claude", hookGroup{
 		Matcher: ClaudeMatcher,
 		Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec, OnFailure: ClaudeOnFailure}},
 	})
+	for _, event := range ClaudeOutcomeEvents {
+		if err != nil {
+			return nil, false, err
+		}
+		out, _, err = installJSONHook(out, event, "claude", hookGroup{
+			Matcher: ClaudeMatcher,
+			Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec}},
+		})
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return out, !sameJSON(settings, out), nil
+}
+
+// uninstallClaude removes guardian's hooks for Claude Code from PreToolUse and every outcome
+// event; the user's own hooks stay.
+func uninstallClaude(files []File) ([]File, error) {
+	return editSettings(files, func(c []byte) ([]byte, bool, error) {
+		for _, event := range append([]string{EventPreToolUse}, ClaudeOutcomeEvents...) {
+			out, _, err := uninstallJSON(c, event, "claude")
+			if err != nil {
+				return nil, false, err
+			}
+			c = out
+		}
+		return c, true, nil
+	})
+}
+
+// claudeOutcomeFindings checks that guardian is installed on every outcome event with a
+// matcher covering the tools it reviews, so that the audit log learns what the host decided.
+func claudeOutcomeFindings(settings []byte, tools []string) []Finding {
+	var out []Finding
+	for _, event := range ClaudeOutcomeEvents {
+		hs, err := FindInstalled(settings, event, "claude")
+		if err != nil {
+			return []Finding{{Message: err.Error()}}
+		}
+		var missed []string
+		for _, tool := range tools {
+			covered := false
+			for _, h := range hs {
+				covered = covered || h.Matches(tool)
+			}
+			if !covered {
+				missed = append(missed, tool)
+			}
+		}
+		msg := fmt.Sprintf("%s hook installed for every reviewed tool: guardian records what Claude Code decided about its asks", event)
+		if len(missed) > 0 {
+			msg = fmt.Sprintf("%s hook misses %s: guardian cannot learn what Claude Code decided about those asks; reinstall with `guardian hook install claude --write`",
+				event, strings.Join(missed, ", "))
+		}
+		out = append(out, Finding{OK: len(missed) == 0, Message: msg})
+	}
+	return out
 }
 
 // installJSONHook puts g, guardian's group for host, under event in a settings file of the

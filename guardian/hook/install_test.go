@@ -2,6 +2,8 @@ package hook
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -48,8 +50,10 @@ func TestInstallClaude(t *testing.T) {
 		pre[1].Hooks[0] != (hookEntry{Type: "command", Command: cmdClaude, Timeout: 10, OnFailure: "block"}) {
 		t.Errorf("PreToolUse = %+v", pre)
 	}
-	if len(got.Hooks.PostToolUse) != 1 {
-		t.Errorf("PostToolUse lost: %+v", got.Hooks.PostToolUse)
+	post := got.Hooks.PostToolUse
+	if len(post) != 2 || post[0].Hooks[0].Command != "log.sh" ||
+		post[1].Hooks[0] != (hookEntry{Type: "command", Command: cmdClaude, Timeout: 10}) {
+		t.Errorf("PostToolUse = %+v: want the user's hook, then guardian's (no onFailure)", post)
 	}
 	again, changed, err := InstallClaude(out, cmdClaude, 10)
 	if err != nil || changed || string(again) != string(out) {
@@ -62,25 +66,13 @@ func TestInstallClaudeNewFile(t *testing.T) {
 	if err != nil || !changed {
 		t.Fatalf("changed=%v err=%v", changed, err)
 	}
-	want := `{
-  "hooks": {
-    "PreToolUse": [
-      {
-        "matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep|Glob|WebFetch|WebSearch|mcp__.*",
-        "hooks": [
-          {
-            "type": "command",
-            "command": "guardian hook claude",
-            "timeout": 10,
-            "onFailure": "block"
-          }
-        ]
-      }
-    ]
-  }
-}
-`
-	if string(out) != want {
+	// The golden file is the whole new settings file: PreToolUse with onFailure "block", and
+	// the outcome events without it (their hooks must never stop the host).
+	want, err := os.ReadFile(filepath.Join("testdata", "claude-settings-new.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(want) {
 		t.Errorf("new settings:\n%s\nwant:\n%s", out, want)
 	}
 }

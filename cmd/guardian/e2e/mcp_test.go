@@ -116,6 +116,7 @@ func serveMCP(r io.Reader, w io.Writer) int {
 				_, _, description, _, _ := markerTool(name, "")
 				tools = append(tools, map[string]any{"name": name, "description": description + " Asks for approval first.", "inputSchema": pathArg})
 			}
+			tools = append(tools, promptTools()...)
 			reply(m.ID, map[string]any{"tools": tools})
 		case "tools/call":
 			var p struct {
@@ -125,6 +126,10 @@ func serveMCP(r io.Reader, w io.Writer) int {
 				} `json:"arguments"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
+			if text, ok := answerPrompt(p.Name, m.Params); ok {
+				reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+				continue
+			}
 			if _, _, _, _, ok := markerTool(p.Name, ""); ok {
 				elicited++
 				text, isErr := askThenTouch(sc, enc, fmt.Sprintf("e2e-elicit-%d", elicited), p.Name, p.Arguments.Path)
