@@ -524,7 +524,7 @@ func submatches(s string, idx []int) []string {
 }
 
 var (
-	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|Dir\.home|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|process\.env\.HOME|getenv\(\s*['"]HOME['"]\s*\))`
+	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\))`
 	reHomeInterp = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
 	reHomeBare   = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
 	reHomeVar    = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}`)

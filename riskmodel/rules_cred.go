@@ -793,10 +793,11 @@ var grepValueOpts = map[string]bool{"-e": true, "--regexp": true, "-f": true, "-
 // counts). ok is false for anything else, and for a grep that does not recurse.
 func recursiveSearch(s *Segment) (pats, roots []string, printed, ok bool) {
 	n := s.Name()
+	perFile := false // a grep that find runs on each file below its roots (find -exec, | xargs)
 	switch n {
 	case "grep", "egrep", "fgrep", "zgrep":
 		if !s.hasFlag("rR", "--recursive", "--dereference-recursive") && !hasArg(s.Args, "--directories=recurse") && !(hasArg(s.Args, "-d") && hasArg(s.Args, "recurse")) {
-			return nil, nil, false, false
+			perFile = true
 		}
 	case "rg", "ag", "ack", "ack-grep", "ugrep", "ug":
 	default:
@@ -850,7 +851,19 @@ func recursiveSearch(s *Segment) (pats, roots []string, printed, ok bool) {
 		pats = append(pats, pos[0])
 		roots = pos[1:]
 	}
-	return pats, roots, printed, true
+	// find's placeholder ("/{}", "~/{}.env") stands for any file below the root find walks.
+	kept := roots[:0]
+	for _, r := range roots {
+		if strings.Contains(r, "{}") {
+			kept = append(kept, path.Dir(r))
+		} else if !perFile {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 && perFile {
+		return nil, nil, false, false
+	}
+	return pats, kept, printed, true
 }
 
 // wholeTree reports a directory that holds every credential store of a user: the home
