@@ -31,6 +31,9 @@ func TestClassHomeBuiltCredentialPaths(t *testing.T) {
 		{src: `node -e "const p=require('path'),os=require('os');console.log(require('fs').readFileSync(p.join(os.homedir(),'.npmrc'),'utf8'))"`, min: High, rule: "cred.read", source: "path.join"},
 		// Routine: home-relative paths that are not credential stores, or no read at all.
 		{src: `python3 -c "import os;print(os.environ.get('HOME'))"`, max: Low, source: "routine"},
+		// Writing a home-built credential path is not reading it (judged by the write rules).
+		{src: `node -e "const fs=require('fs');const v=JSON.parse(fs.readFileSync('package.json')).version;fs.writeFileSync(require('os').homedir()+'/.npmrc','registry=https://registry.npmjs.org/\n')"`, notRule: "interp.exfiltrate", source: "writes .npmrc"},
+		{src: `python3 -c "from pathlib import Path;print(open('a').read());(Path.home() / '.npmrc').write_text('x')"`, notRule: "cred.read", source: "pathlib write_text"},
 		{src: `node -e "console.log(require('fs').readFileSync(require('os').homedir()+'/.bashrc','utf8'))"`, max: Medium, notRule: "cred.read", source: "routine"},
 		{src: `python3 -c "from pathlib import Path; print((Path.home() / '.config' / 'app.toml').read_text())"`, max: Medium, notRule: "cred.read", source: "routine"},
 		{src: `python3 -c "import os; print(os.path.exists(os.path.expanduser('~/.aws/credentials')))"`, max: Medium, notRule: "cred.read", source: "routine: existence check"},

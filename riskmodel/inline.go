@@ -602,6 +602,9 @@ func homeCredPaths(code string, skip [][2]int) []string {
 				break
 			}
 			followed = followed && inSkip(lits[k])
+			if k == i && writtenTo(code, lits[k].start) {
+				break // the path is written (writeFileSync(home+'/.npmrc', …)), not read
+			}
 			part := strings.Trim(lits[k].s, "/")
 			switch {
 			case p == "" || p == "~":
@@ -623,6 +626,65 @@ func homeCredPaths(code string, skip [][2]int) []string {
 		}
 	}
 	return out
+}
+
+// writeCalls are the calls whose path argument is written, not read.
+var writeCalls = map[string]bool{"writeFileSync": true, "writeFile": true, "appendFileSync": true, "appendFile": true,
+	"createWriteStream": true, "write_text": true, "write_bytes": true, "File.write": true, "IO.write": true, "write": true,
+	"file_put_contents": true, "copyFileSync": true, "symlinkSync": true}
+
+// writtenTo reports whether the string literal at pos is the path argument of a call that
+// writes: a write function, open with a write mode, or a group (Path.home() / '.npmrc')
+// whose value is written (.write_text, .open('w')).
+func writtenTo(code string, pos int) bool {
+	depth := 0
+	for i := pos - 1; i >= 0 && pos-i < 400; i-- {
+		switch code[i] {
+		case ')', ']':
+			depth++
+		case '[':
+			depth--
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			j := i
+			for j > 0 && (identChar(code[j-1]) || code[j-1] == '.') {
+				j--
+			}
+			name := code[j:i]
+			if k := strings.LastIndexByte(name, '.'); k >= 0 && !writeCalls[name] {
+				name = name[k+1:]
+			}
+			switch {
+			case writeCalls[name]:
+				return true
+			case name == "open" || name == "fopen" || name == "File.open" || name == "io.open":
+				return writesByMode(code, i)
+			case name == "":
+				// A group: find its close and look at the method called on it.
+				d := 0
+				for k := i; k < len(code); k++ {
+					if code[k] == '(' {
+						d++
+					} else if code[k] == ')' {
+						d--
+						if d == 0 {
+							rest := code[k+1 : min(len(code), k+40)]
+							return strings.HasPrefix(rest, ".write") || strings.HasPrefix(rest, ".open(") && writesByMode(code, k+6)
+						}
+					}
+				}
+			}
+			return false
+		case ';', '\n', '{':
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 func decodeB64(s string) (string, bool) {
