@@ -3,6 +3,8 @@ package riskmodel
 import (
 	"encoding/base64"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // Inline interpreter code (python -c, node -e, perl -e, ruby -e, php -r, heredocs fed to an
@@ -335,6 +337,15 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			addSyn([]string{"cat", p}, m[0])
 		}
 	}
+	hits, all := scanCaps(lang, code)
+	if all&capRead != 0 {
+		// A credential store named through a path built at run time from the home directory:
+		// readFileSync(os.homedir()+'/.npmrc'), Path.home() / '.ssh' / 'id_rsa'.
+		for _, p := range homeCredPaths(code, spans) {
+			facts.Reads = append(facts.Reads, p)
+			addSyn([]string{"cat", p}, p)
+		}
+	}
 	posts := reSendsBody().MatchString(code)
 	for _, idx := range reURL().FindAllStringSubmatchIndex(code, 32) {
 		m := submatches(code, idx)
@@ -379,7 +390,6 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			}
 		}
 	}
-	hits, all := scanCaps(lang, code)
 	facts.Caps |= all
 	for _, h := range hits {
 		if !h.strong || h.cap&(capStrong|capRead) == 0 || covered(spans, h) {
@@ -514,7 +524,7 @@ func submatches(s string, idx []int) []string {
 }
 
 var (
-	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|Dir\.home|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|process\.env\.HOME|getenv\(\s*['"]HOME['"]\s*\))`
+	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\))`
 	reHomeInterp = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
 	reHomeBare   = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
 	reHomeVar    = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}`)
@@ -533,6 +543,148 @@ func normalizeHomeExprs(code string) string {
 	code = reHomeBare().ReplaceAllString(code, `"~"`)
 	code = reHomeVar().ReplaceAllString(code, "~")
 	return reHomeJoin().ReplaceAllString(code, `"~/${1}${2}"`)
+}
+
+// reCodeLiteral is one quoted string of inline code.
+var reCodeLiteral = lazyRegexp("\"([^\"\\\\\\n]{1,300})\"|'([^'\\\\\\n]{1,300})'|`([^`\\\\\\n]{1,300})`")
+
+// homeCredPaths returns the credential stores below the home directory that code names with
+// string literals in code that also names the home directory (its home expressions read as
+// "~" by normalizeHomeExprs): os.homedir()+'/.npmrc', Path.home() / '.ssh' / 'id_rsa',
+// $ENV{HOME}."/.pgpass", os.path.join(home, '.aws', 'credentials'), or home + '/.netrc' with
+// home assigned elsewhere. Literals joined by path operators (+ . / ,) are read as one path.
+// Literals inside a construct already followed (skip) are left to it.
+func homeCredPaths(code string, skip [][2]int) []string {
+	if !strings.Contains(code, "~") || !containsAny(code, ".", "/") {
+		return nil
+	}
+	idx := reCodeLiteral().FindAllStringSubmatchIndex(code, 256)
+	type lit struct {
+		s          string
+		start, end int
+	}
+	lits := make([]lit, 0, len(idx))
+	home := false
+	for _, m := range idx {
+		v := ""
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				v = code[m[2*g]:m[2*g+1]]
+			}
+		}
+		if v == "~" || strings.HasPrefix(v, "~/") {
+			home = true
+		}
+		lits = append(lits, lit{v, m[0], m[1]})
+	}
+	if !home {
+		return nil
+	}
+	joiner := func(gap string) bool {
+		gap = strings.TrimSpace(gap)
+		return gap == "+" || gap == "." || gap == "/" || gap == "," || gap == ".."
+	}
+	inSkip := func(l lit) bool {
+		for _, s := range skip {
+			if l.start >= s[0] && l.end <= s[1] {
+				return true
+			}
+		}
+		return false
+	}
+	cat := catalog.Default()
+	seen := map[string]bool{}
+	var out []string
+	for i := range lits {
+		p, followed := "", true
+		for k := i; k < len(lits) && k < i+4; k++ {
+			if k > i && !joiner(code[lits[k-1].end:lits[k].start]) {
+				break
+			}
+			followed = followed && inSkip(lits[k])
+			if k == i && writtenTo(code, lits[k].start) {
+				break // the path is written (writeFileSync(home+'/.npmrc', …)), not read
+			}
+			part := strings.Trim(lits[k].s, "/")
+			switch {
+			case p == "" || p == "~":
+				p = strings.TrimPrefix(strings.TrimPrefix(part, "~"), "/")
+			case part != "":
+				p += "/" + part
+			}
+			if p == "" || followed || strings.ContainsAny(p, " \t*?{$") || strings.HasPrefix(p, ".") && strings.Trim(p, ".") == "" {
+				continue
+			}
+			c := "~/" + p
+			if seen[c] {
+				continue
+			}
+			if cat.Is(catalog.Credential, c, "") {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// writeCalls are the calls whose path argument is written, not read.
+var writeCalls = map[string]bool{"writeFileSync": true, "writeFile": true, "appendFileSync": true, "appendFile": true,
+	"createWriteStream": true, "write_text": true, "write_bytes": true, "File.write": true, "IO.write": true, "write": true,
+	"file_put_contents": true, "copyFileSync": true, "symlinkSync": true}
+
+// writtenTo reports whether the string literal at pos is the path argument of a call that
+// writes: a write function, open with a write mode, or a group (Path.home() / '.npmrc')
+// whose value is written (.write_text, .open('w')).
+func writtenTo(code string, pos int) bool {
+	depth := 0
+	for i := pos - 1; i >= 0 && pos-i < 400; i-- {
+		switch code[i] {
+		case ')', ']':
+			depth++
+		case '[':
+			depth--
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			j := i
+			for j > 0 && (identChar(code[j-1]) || code[j-1] == '.') {
+				j--
+			}
+			name := code[j:i]
+			if k := strings.LastIndexByte(name, '.'); k >= 0 && !writeCalls[name] {
+				name = name[k+1:]
+			}
+			switch {
+			case writeCalls[name]:
+				return true
+			case name == "open" || name == "fopen" || name == "File.open" || name == "io.open":
+				return writesByMode(code, i)
+			case name == "":
+				// A group: find its close and look at the method called on it.
+				d := 0
+				for k := i; k < len(code); k++ {
+					if code[k] == '(' {
+						d++
+					} else if code[k] == ')' {
+						d--
+						if d == 0 {
+							rest := code[k+1 : min(len(code), k+40)]
+							return strings.HasPrefix(rest, ".write") || strings.HasPrefix(rest, ".open(") && writesByMode(code, k+6)
+						}
+					}
+				}
+			}
+			return false
+		case ';', '\n', '{':
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 func decodeB64(s string) (string, bool) {

@@ -651,6 +651,40 @@ func credRules() []*Rule {
 			},
 		},
 		{
+			// A recursive search of the whole home directory (or of /) for key material reads
+			// every credential store below it and prints what matches: a bulk secret hunt
+			// (MITRE ATT&CK T1552.001, Credentials In Files; trufflehog-style scans).
+			ID: "cred.secret-hunt", Level: High, Category: CatCredentialAccess,
+			CertainWhen: "the pattern is a secret or key pattern and the matching lines are printed",
+			Message:     "Searches the whole home directory or filesystem for secrets and keys",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				pats, roots, printed, ok := recursiveSearch(s)
+				if !ok {
+					return "", false
+				}
+				root := ""
+				for _, r := range roots {
+					if c.wholeTree(r) {
+						root = r
+						break
+					}
+				}
+				if root == "" {
+					return "", false
+				}
+				for _, p := range pats {
+					if secretPattern(p) || keyMaterialPattern(p) {
+						c.certainty = certaintyUnsure
+						if printed || readsListedFiles(c, s) {
+							c.certainty = certaintySure
+						}
+						return "Searches " + root + " recursively for secrets (" + capText(p) + ")", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
 			// docs/policy.md: "bulk secret dumps" are denied, while printing the *names* of
 			// the environment's variables is routine. An environment dump filtered for
 			// secret-looking names prints exactly the values worth stealing.
@@ -736,6 +770,133 @@ func envNamesOnly(o *Segment) bool {
 	case "awk", "gawk", "mawk":
 		return (strings.HasPrefix(args, "-F= ") || strings.HasPrefix(args, "-F = ") || strings.HasPrefix(args, "-F '=' ")) &&
 			strings.HasSuffix(args, "{print $1}") && !strings.Contains(args, "system") && !strings.Contains(args, "|")
+	}
+	return false
+}
+
+// keyMaterialPattern reports search patterns for key material or well-known token formats
+// that secretPattern's words miss: PEM headers, AWS access key ids, GitHub and Slack tokens.
+func keyMaterialPattern(p string) bool {
+	return containsAny(p, "BEGIN", "PRIVATE", "AKIA", "ASIA", "ghp_", "gho_", "github_pat", "xox", "sk-", "sk_live", "glpat-", "npm_")
+}
+
+// grepValueOpts are the options of grep, rg, ag and ack that take the next word as a value.
+var grepValueOpts = map[string]bool{"-e": true, "--regexp": true, "-f": true, "--file": true, "-m": true, "--max-count": true,
+	"-A": true, "-B": true, "-C": true, "--context": true, "--after-context": true, "--before-context": true, "-d": true,
+	"--directories": true, "-D": true, "--devices": true, "--include": true, "--exclude": true, "--exclude-dir": true,
+	"--label": true, "-g": true, "--glob": true, "--iglob": true, "-t": true, "--type": true, "-T": true, "--type-not": true,
+	"--max-depth": true, "-M": true, "--max-columns": true, "-j": true, "--threads": true, "--ignore-dir": true, "-G": true,
+	"--file-search-regex": true, "--color": false, "--colour": false}
+
+// recursiveSearch reads a recursive content search (grep -r, rg, ag, ack): its patterns, the
+// directories it searches, and whether it prints the matching lines (not only file names or
+// counts). ok is false for anything else, and for a grep that does not recurse.
+func recursiveSearch(s *Segment) (pats, roots []string, printed, ok bool) {
+	n := s.Name()
+	perFile := false // a grep that find runs on each file below its roots (find -exec, | xargs)
+	switch n {
+	case "grep", "egrep", "fgrep", "zgrep":
+		if !s.hasFlag("rR", "--recursive", "--dereference-recursive") && !hasArg(s.Args, "--directories=recurse") && !(hasArg(s.Args, "-d") && hasArg(s.Args, "recurse")) {
+			perFile = true
+		}
+	case "rg", "ag", "ack", "ack-grep", "ugrep", "ug":
+	default:
+		return nil, nil, false, false
+	}
+	printed = !s.hasFlag("lLcq", "--files-with-matches", "--files-without-match", "--count", "--quiet", "--files", "--count-matches")
+	explicit := false
+	args := s.Args[1:]
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(a, "=")
+		if name == "-e" || name == "--regexp" || name == "-f" || name == "--file" {
+			explicit = true
+		}
+		if hasVal {
+			if name == "--regexp" {
+				pats = append(pats, val)
+			}
+			continue
+		}
+		if n == "rg" && a == "-E" {
+			i++ // rg -E is --encoding
+			continue
+		}
+		if grepValueOpts[a] && i+1 < len(args) {
+			if a == "-e" || a == "--regexp" {
+				pats = append(pats, args[i+1])
+			}
+			i++
+			continue
+		}
+		// A short cluster ending in a value option (-rie PAT) takes the next word too.
+		if len(a) > 2 && a[1] != '-' && strings.HasSuffix(a, "e") && i+1 < len(args) {
+			explicit = true
+			pats = append(pats, args[i+1])
+			i++
+		}
+	}
+	if explicit {
+		roots = pos
+	} else if len(pos) > 0 {
+		pats = append(pats, pos[0])
+		roots = pos[1:]
+	}
+	// find's placeholder ("/{}", "~/{}.env") stands for any file below the root find walks.
+	kept := roots[:0]
+	for _, r := range roots {
+		if strings.Contains(r, "{}") {
+			kept = append(kept, path.Dir(r))
+		} else if !perFile {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 && perFile {
+		return nil, nil, false, false
+	}
+	return pats, kept, printed, true
+}
+
+// wholeTree reports a directory that holds every credential store of a user: the home
+// directory itself, the directory of all homes, or /.
+func (c *execCtx) wholeTree(arg string) bool {
+	t := c.target(arg)
+	if t.abs == "" {
+		return false
+	}
+	switch p := path.Clean(t.abs); {
+	case p == "/", p == c.scope.Home, p == "/home", p == "/Users", p == "/root":
+		return true
+	case c.homeDepth(p) == 0:
+		return true
+	case (strings.HasPrefix(p, "/home/") || strings.HasPrefix(p, "/Users/")) && strings.Count(p, "/") == 2:
+		return true // another user's home
+	}
+	return false
+}
+
+// readsListedFiles reports a file list handed on to xargs running a command that reads each
+// file (grep -rl … | xargs cat). xargs leaves only the command it runs, with no pipe edge, so
+// any later xargs-run reader counts.
+func readsListedFiles(c *execCtx, s *Segment) bool {
+	after := false
+	for _, o := range c.segs {
+		if o == s {
+			after = true
+			continue
+		}
+		if after && strings.HasPrefix(strings.TrimSpace(o.Text), "xargs") && !nonReaders[o.Name()] && o.Name() != "echo" {
+			return true
+		}
 	}
 	return false
 }
