@@ -151,6 +151,10 @@ type mcpCtx struct {
 	sqlTool   bool
 	objWords  []string // the object words of the action ("notebooks", "pull request")
 	descRaise bool     // the action was raised by the tool description
+
+	// execShell runs the exec analysis on a shell script the call writes for later (a CI
+	// step); nil outside mcpVerdict.
+	execShell func(script string) []Finding
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2453,6 +2457,9 @@ func (c *mcpCtx) describeRead() string {
 
 func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	c := a.newMCPCtx(&req)
+	c.execShell = func(script string) []Finding {
+		return a.Exec(ctx, ExecRequest{Command: []string{"bash", "-c", script}, Cwd: c.scope.Cwd}).Assessment.Findings
+	}
 	var findings []Finding
 	add := func(r *Rule, msg string) {
 		findings = append(findings, Finding{RuleID: r.ID, Segment: c.label, Level: r.Level, Category: r.Category,
