@@ -9,6 +9,8 @@ package riskmodel
 
 import (
 	"fmt"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 	"path"
 	"regexp"
 	"strings"
@@ -376,6 +378,40 @@ func (c *mcpCtx) ciSecretExfil() string {
 	return ""
 }
 
+// hookPhonesHome finds a git hook (or another file run later, unattended) written with a body
+// that the exec analysis finds contacting the network or running fetched code: it runs on every
+// checkout or commit and phones home. Dependency installs (pkg.*) in a post-merge hook are the
+// routine exception.
+func (c *mcpCtx) hookPhonesHome() string {
+	if c.execShell == nil {
+		return ""
+	}
+	for _, p := range c.paths {
+		if p.op != mcpOpWrite {
+			continue
+		}
+		e, ok := c.pathEntry(catalog.Persistence, p)
+		if !ok {
+			continue
+		}
+		body := c.writtenContent()
+		if strings.TrimSpace(body) == "" {
+			continue
+		}
+		for _, f := range c.execShell(body) {
+			if strings.HasPrefix(f.RuleID, "pkg.") {
+				continue
+			}
+			switch f.Category {
+			case CatNetworkEgress, CatDataExfiltration, CatRemoteCodeExecution:
+				return fmt.Sprintf("%s, which writes %s (%s) with code that runs unattended and contacts the network: %s", c.call(),
+					e.What, p.show(), strings.TrimSuffix(mcpCleanText(f.Message, 100), "."))
+			}
+		}
+	}
+	return ""
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. A search for key material outside the workspace.
 
@@ -538,6 +574,14 @@ func mcpEffectRules() []*Rule {
 					c.certainty = certaintySure
 				}
 				return m, true
+			}},
+		{ID: "mcp.hook-phones-home", Kind: KindMCP, Level: High, Category: CatPersistence, Certain: true,
+			Message: "Writes a git hook or startup file whose code contacts the network whenever it runs",
+			mcp: func(c *mcpCtx) (string, bool) {
+				if m := c.hookPhonesHome(); m != "" {
+					return m, true
+				}
+				return "", false
 			}},
 		{ID: "mcp.key-material-search", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
 			Message: "Searches outside the workspace for private keys or credential files",
