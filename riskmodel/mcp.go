@@ -2250,7 +2250,8 @@ var (
 		comments note notes review reviews reply message messages discussion`)
 	// Channels shared with other companies (Slack Connect's "ext-" naming convention) or with
 	// customers, partners, vendors or guests: messages there reach external parties.
-	mcpReExternalChannel = lazyRegexp(`(?i)(?:^|[^a-z])ext|partner|customer|client|vendor|guest|shared`)
+	// "cust" is the usual abbreviation (C05CUST-GLOBEX, #cust-acme); "custom…" is not.
+	mcpReExternalChannel = lazyRegexp(`(?i)(?:^|[^a-z])ext|partner|customer|(?:^|[^a-z])custs?(?:[^a-z]|$)|client|vendor|guest|shared`)
 	mcpReBodyURLHost     = lazyRegexp(`(?i)\b(?:https?|wss?)://([a-z0-9.\-]+)`)
 )
 

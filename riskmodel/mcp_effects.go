@@ -519,7 +519,7 @@ func (c *mcpCtx) messagePII() (string, bool) {
 			continue
 		}
 		dest = a.val
-		if mcpAnyWord(mcpSplitWords(a.val), mcpExternalChannelWords) {
+		if mcpAnyWord(mcpSplitWords(a.val), mcpExternalChannelWords) || mcpReExternalChannel().MatchString(a.val) {
 			external = true
 		}
 		for _, m := range mcpEmailRe().FindAllStringSubmatch(mcpClip(a.val, 4096), 16) {
@@ -531,8 +531,8 @@ func (c *mcpCtx) messagePII() (string, bool) {
 	if dest == "" {
 		return "", false
 	}
-	if !external && strings.HasPrefix(strings.TrimSpace(dest), "#") {
-		return "", false // a named channel of the team's own workspace
+	if !external && (strings.HasPrefix(strings.TrimSpace(dest), "#") || c.teamWork() != "") {
+		return "", false // a channel of the team's own workspace
 	}
 	where := "a channel that is not clearly the team's own"
 	if external {

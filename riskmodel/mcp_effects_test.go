@@ -104,3 +104,23 @@ func TestMCPEditorStartupFile(t *testing.T) {
 		}
 	}
 }
+
+func TestMCPExternalChannel(t *testing.T) {
+	for _, tc := range []struct {
+		channel string
+		ext     bool
+	}{
+		{"C06EXT-PARTNER", true},
+		{"C05CUST-GLOBEX", true},
+		{"#cust-acme", true},
+		{"ext-initech", true},
+		{"#custom-builds", false},
+		{"#eng", false},
+		{"C012AB3CD", false},
+		{"#next-release", false},
+	} {
+		if got := mcpReExternalChannel().MatchString(tc.channel); got != tc.ext {
+			t.Errorf("external(%q) = %v, want %v", tc.channel, got, tc.ext)
+		}
+	}
+}
