@@ -151,6 +151,10 @@ type mcpCtx struct {
 	sqlTool   bool
 	objWords  []string // the object words of the action ("notebooks", "pull request")
 	descRaise bool     // the action was raised by the tool description
+
+	// execShell runs the exec analysis on a shell script the call writes for later (a CI
+	// step); nil outside mcpVerdict.
+	execShell func(script string) []Finding
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2246,7 +2250,8 @@ var (
 		comments note notes review reviews reply message messages discussion`)
 	// Channels shared with other companies (Slack Connect's "ext-" naming convention) or with
 	// customers, partners, vendors or guests: messages there reach external parties.
-	mcpReExternalChannel = lazyRegexp(`(?i)(?:^|[^a-z])ext|partner|customer|client|vendor|guest|shared`)
+	// "cust" is the usual abbreviation (C05CUST-GLOBEX, #cust-acme); "custom…" is not.
+	mcpReExternalChannel = lazyRegexp(`(?i)(?:^|[^a-z])ext|partner|customer|(?:^|[^a-z])custs?(?:[^a-z]|$)|client|vendor|guest|shared`)
 	mcpReBodyURLHost     = lazyRegexp(`(?i)\b(?:https?|wss?)://([a-z0-9.\-]+)`)
 )
 
@@ -2453,6 +2458,9 @@ func (c *mcpCtx) describeRead() string {
 
 func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	c := a.newMCPCtx(&req)
+	c.execShell = func(script string) []Finding {
+		return a.Exec(ctx, ExecRequest{Command: []string{"bash", "-c", script}, Cwd: c.scope.Cwd}).Assessment.Findings
+	}
 	var findings []Finding
 	add := func(r *Rule, msg string) {
 		findings = append(findings, Finding{RuleID: r.ID, Segment: c.label, Level: r.Level, Category: r.Category,
