@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +38,7 @@ func (f BreakerFile) Load() (guardian.SavedBreakers, error) {
 	var s guardian.SavedBreakers
 	err := f.locked(func() error {
 		var err error
-		s, err = f.read()
+		s, _, err = f.read()
 		return err
 	})
 	return s, err
@@ -47,7 +48,7 @@ func (f BreakerFile) Load() (guardian.SavedBreakers, error) {
 // concurrent hook processes never lose each other's outcomes.
 func (f BreakerFile) Update(fn func(guardian.SavedBreakers) guardian.SavedBreakers) error {
 	return f.locked(func() error {
-		cur, err := f.read()
+		cur, raw, err := f.read()
 		if err != nil {
 			return err
 		}
@@ -55,12 +56,18 @@ func (f BreakerFile) Update(fn func(guardian.SavedBreakers) guardian.SavedBreake
 		if err != nil {
 			return err
 		}
+		b = append(b, '\n')
+		if bytes.Equal(b, raw) {
+			// Nothing changed (a routine call once the denials window is full of allows):
+			// leave the file as it is rather than write and rename an identical copy.
+			return nil
+		}
 		tmp, err := os.CreateTemp(filepath.Dir(f.Path), ".breakers-*.json")
 		if err != nil {
 			return fmt.Errorf("breaker state: %w", err)
 		}
 		defer os.Remove(tmp.Name()) // after a successful rename this finds nothing
-		if _, err := tmp.Write(append(b, '\n')); err != nil {
+		if _, err := tmp.Write(b); err != nil {
 			tmp.Close()
 			return fmt.Errorf("breaker state: %w", err)
 		}
@@ -76,19 +83,20 @@ func (f BreakerFile) Update(fn func(guardian.SavedBreakers) guardian.SavedBreake
 
 // read reads the state file; a corrupt file is reported, not silently reset, so that an open
 // breaker cannot be closed by damaging its file.
-func (f BreakerFile) read() (guardian.SavedBreakers, error) {
+// It also returns the file's bytes, so that an update that changes nothing can skip the write.
+func (f BreakerFile) read() (guardian.SavedBreakers, []byte, error) {
 	var s guardian.SavedBreakers
 	b, err := os.ReadFile(f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
+		return s, nil, nil
 	}
 	if err != nil {
-		return s, fmt.Errorf("breaker state: %w", err)
+		return s, nil, fmt.Errorf("breaker state: %w", err)
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("breaker state %s is corrupt (%v): delete it to reset both breakers", f.Path, err)
+		return s, nil, fmt.Errorf("breaker state %s is corrupt (%v): delete it to reset both breakers", f.Path, err)
 	}
-	return s, nil
+	return s, b, nil
 }
 
 // locked runs fn holding an exclusive flock on <path>.lock.

@@ -49,3 +49,33 @@ func TestDefaultBreakerFile(t *testing.T) {
 		t.Errorf("nothing set: %q", got)
 	}
 }
+
+// An update that changes nothing leaves the file as it was: a routine hook call pays for no
+// write and rename once the state is settled, and a real change still replaces the file.
+func TestBreakerFileUnchangedUpdateWritesNothing(t *testing.T) {
+	f := BreakerFile{Path: filepath.Join(t.TempDir(), "breakers.json")}
+	set := func(s guardian.SavedBreakers) guardian.SavedBreakers { s.ModelFailures = 2; return s }
+	if err := f.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Errorf("an update that changed nothing replaced the file")
+	}
+	if err := f.Update(func(s guardian.SavedBreakers) guardian.SavedBreakers { s.ModelFailures = 3; return s }); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := f.Load(); err != nil || s.ModelFailures != 3 {
+		t.Errorf("a real change was not stored: %+v, %v", s, err)
+	}
+}
