@@ -357,6 +357,9 @@ func secretVarRefs(a string) []string {
 // to (OPENAI_API_KEY → openai.com), judged on the registrable domain so that
 // openai-proxy.example.top does not pass.
 func tokenBelongsTo(v, host string) bool {
+	if catalog.Default().TokenOwnedBy(v, host) {
+		return true
+	}
 	labels := strings.Split(strings.ToLower(host), ".")
 	if len(labels) < 2 {
 		return false
