@@ -237,6 +237,40 @@ func fsRules() []*Rule {
 			},
 		},
 		{
+			ID: "fs.write.editor-autorun", Level: High, Category: CatPersistence,
+			CertainWhen: "the task that runs on opening the folder fetches or runs remote code, or the file preloads a library",
+			Message:     "Writes an editor project file (a VS Code task, a workspace file) that runs a program by itself when the folder is opened",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				// The cheap test first: only content that asks for an unattended run matters;
+				// an ordinary build task or launch configuration is routine project work.
+				body := s.Stdin + " " + strings.Join(s.Args, " ")
+				if s.PipeIn != nil {
+					body += " " + s.PipeIn.Stdin + " " + strings.Join(s.PipeIn.Args, " ")
+				}
+				folderOpen := mcpReFolderOpenTask().MatchString(body)
+				loader := mcpReLoaderEnv().FindString(body)
+				if !folderOpen && loader == "" {
+					return "", false
+				}
+				for _, t := range writeTargets(c, s) {
+					what, ok := mcpEditorStartupFile(orStr(t.abs, t.arg))
+					if !ok {
+						continue
+					}
+					if loader != "" {
+						c.certainty = certaintySure
+						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with " + loader + ": every program started from it loads code it names", true
+					}
+					if m := mcpReRemoteCode().FindString(body); m != "" {
+						c.certainty = certaintySure
+						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with a task that runs on opening the folder and fetches or runs remote code (" + m + ")", true
+					}
+					return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with a task that runs by itself whenever the folder is opened", true
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "fs.write.agent-config", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Changes the permission or approval settings of a coding agent or of guardian",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
