@@ -516,6 +516,24 @@ func credRules() []*Rule {
 			},
 		},
 		{
+			ID: "cred.password-prompt", Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Shows a fake password dialog: a coding task never needs to collect the user's password in its own window",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				switch n := s.Name(); n {
+				case "osascript":
+					j := strings.ToLower(strings.Join(s.Args[1:], " ") + " " + s.Stdin)
+					if strings.Contains(j, "hidden answer") || strings.Contains(j, "default answer") && strings.Contains(j, "password") {
+						return "Asks for the user's password in an AppleScript dialog (osascript), which the script then reads", true
+					}
+				case "zenity", "kdialog", "yad":
+					if s.arg("--password") || n == "zenity" && s.arg("--entry") && s.arg("--hide-text") {
+						return "Asks for the user's password in a " + n + " dialog, which the command then prints", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "cred.token-exfil", Level: Critical, Category: CatDataExfiltration,
 			Message: "Sends a secret token to a host it does not belong to",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
