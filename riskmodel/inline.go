@@ -269,6 +269,14 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		seg := &Segment{Args: args, Text: capText(text), Parsed: true}
 		x.command(seg, c)
 	}
+	// runsFetched follows a command whose output is itself run: os.execute(io.popen("curl …"):
+	// read()), os.system(check_output(["curl", …])), system(`wget -qO- …`). That is remote
+	// code run unseen, the same as curl … | sh, whatever the language.
+	runsFetched := func(start int, cmd string) {
+		if f := strings.Fields(cmd); len(f) > 0 && fetchers[baseName(f[0])] && reExecOpener().MatchString(code[max(0, start-48):start]) {
+			x.script(cmd+" | sh", c)
+		}
+	}
 	for _, idx := range reShellCall().FindAllStringSubmatchIndex(code, 64) {
 		m := submatches(code, idx)
 		switch {
@@ -279,10 +287,12 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			}
 			followed(idx)
 			x.script(unescapeCodeString(src), c)
+			runsFetched(idx[0], unescapeCodeString(src))
 		case m[4] != "":
 			if argv := listLiteral(m[4]); len(argv) > 0 {
 				followed(idx)
 				addSyn(argv, m[0])
+				runsFetched(idx[0], strings.Join(argv, " "))
 			}
 		}
 	}
@@ -309,6 +319,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		for _, idx := range reBacktick().FindAllStringSubmatchIndex(code, 16) {
 			followed(idx)
 			x.script(code[idx[2]:idx[3]], c)
+			runsFetched(idx[0], code[idx[2]:idx[3]])
 		}
 	}
 	for _, idx := range reDelete().FindAllStringSubmatchIndex(code, 64) {
@@ -451,6 +462,10 @@ func covered(spans [][2]int, h capHit) bool {
 
 // literalArg returns the string literal that is the whole first argument of a call whose
 // name ends at end: ("…"), ('…'), or perl/ruby's bare "…".
+// reExecOpener finds the opening of a call that runs its argument as a command or as code,
+// right before the argument: os.execute(, system(, exec(, eval(, Kernel.exec (.
+var reExecOpener = lazyRegexp(`(?i)\b(execute|system|exec|execSync|eval|spawn|popen|shell_exec|passthru|Invoke-Expression|iex)\s*\(\s*([A-Za-z_][\w.]*\.)?$`)
+
 func literalArg(code string, end int) (string, bool) {
 	i := end
 	for i < len(code) && (code[i] == ' ' || code[i] == '\t') {

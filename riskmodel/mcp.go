@@ -1530,6 +1530,14 @@ func mcpRules() []*Rule {
 						return fmt.Sprintf("%s, which changes %s (%s)", c.call(), what, p.show()), true
 					}
 				}
+				for _, w := range c.writes() {
+					if m := mcpReEditorAgentApproval().FindString(w.content); m != "" {
+						if _, ok := mcpEditorStartupFile(w.path); ok {
+							return fmt.Sprintf("%s, which sets the editor agent's approval setting %s (%s)", c.call(),
+								mcpCleanText(m, 50), mcpCleanText(w.path, 80)), true
+						}
+					}
+				}
 				return "", false
 			}},
 		{ID: "mcp.fs-credential-write", Kind: KindMCP, Level: Critical, Category: CatCredentialAccess,

@@ -45,7 +45,7 @@ func TestCatalogParity(t *testing.T) {
 		{"mcp.json", "echo '{}' > .mcp.json", write("/home/dev/project/.mcp.json", "{}"), Critical},
 		{"claude.json", "echo '{}' > ~/.claude.json", write("/home/dev/.claude.json", "{}"), Critical},
 		{"codex hooks", "echo '{}' > ~/.codex/hooks.json", write("/home/dev/.codex/hooks.json", "{}"), Critical},
-		{"vscode tasks", "echo '{}' > .vscode/tasks.json", write("/home/dev/project/.vscode/tasks.json", "{}"), Critical},
+		{"vscode mcp", "echo '{}' > .vscode/mcp.json", write("/home/dev/project/.vscode/mcp.json", "{}"), Critical},
 		{"bash aliases", "echo 'alias ls=x' >> ~/.bash_aliases", write("/home/dev/.bash_aliases", "alias ls=x"), Critical},
 		{"fish config", "echo 'set x y' > ~/.config/fish/config.fish", write("/home/dev/.config/fish/config.fish", "set x y"), Critical},
 		{"vimrc other home", "echo 'set nu' > /Users/bob/.vimrc", write("/Users/bob/.vimrc", "set nu"), Critical},

@@ -472,6 +472,27 @@ func localClusterOps(s *Segment, ops []cloudOp, opt string) []cloudOp {
 	return ops
 }
 
+// kubeInlineSpecEscape finds a pod spec given inline (run --overrides, patch -p, a manifest
+// fed on stdin to apply/create -f -) that escapes to the node: privileged, the host's PID,
+// network or IPC namespace, dangerous capabilities. On any cluster, local ones included, that
+// is root on the machine that runs it.
+func kubeInlineSpecEscape(s *Segment, verb string) (cloudOp, bool) {
+	switch verb {
+	case "run", "create", "apply", "patch", "replace", "debug", "set":
+	default:
+		return cloudOp{}, false
+	}
+	body := strings.Join(s.Args[1:], " ") + " " + s.Stdin
+	if s.PipeIn != nil {
+		body += " " + s.PipeIn.Stdin + " " + strings.Join(s.PipeIn.Args, " ")
+	}
+	m := mcpKubeManifestRisk().FindString(body)
+	if m == "" {
+		return cloudOp{}, false
+	}
+	return cloudOp{ctrPrivileged, "Runs kubectl " + verb + " with an inline pod spec that sets " + strings.TrimSpace(m) + ", which gives the pod root access to the node"}, true
+}
+
 func cloudKubectlOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 	p := s.positional(0, kubectlValueOpts...)
 	if len(p) == 0 {
@@ -506,6 +527,9 @@ func cloudKubectlOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 	}
 	all := s.arg("--all", "-A", "--all-namespaces")
 	tool := s.Name()
+	if op, ok := kubeInlineSpecEscape(s, verb); ok && !dry {
+		return []cloudOp{op}
+	}
 	switch verb {
 	case "get", "describe", "logs", "top", "explain", "version", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "kustomize", "completion", "help":
 		if (verb == "get" || verb == "describe") && (strings.HasPrefix(res, "secret") || res == "secrets") {

@@ -357,6 +357,9 @@ func secretVarRefs(a string) []string {
 // to (OPENAI_API_KEY → openai.com), judged on the registrable domain so that
 // openai-proxy.example.top does not pass.
 func tokenBelongsTo(v, host string) bool {
+	if catalog.Default().TokenOwnedBy(v, host) {
+		return true
+	}
 	labels := strings.Split(strings.ToLower(host), ".")
 	if len(labels) < 2 {
 		return false
@@ -508,6 +511,24 @@ func credRules() []*Rule {
 				}
 				if s.In.has(taintSecret) {
 					return "Sends credential material to " + dest, true
+				}
+				return "", false
+			},
+		},
+		{
+			ID: "cred.password-prompt", Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Shows a fake password dialog: a coding task never needs to collect the user's password in its own window",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				switch n := s.Name(); n {
+				case "osascript":
+					j := strings.ToLower(strings.Join(s.Args[1:], " ") + " " + s.Stdin)
+					if strings.Contains(j, "hidden answer") || strings.Contains(j, "default answer") && strings.Contains(j, "password") {
+						return "Asks for the user's password in an AppleScript dialog (osascript), which the script then reads", true
+					}
+				case "zenity", "kdialog", "yad":
+					if s.arg("--password") || n == "zenity" && s.arg("--entry") && s.arg("--hide-text") {
+						return "Asks for the user's password in a " + n + " dialog, which the command then prints", true
+					}
 				}
 				return "", false
 			},

@@ -237,6 +237,43 @@ func fsRules() []*Rule {
 			},
 		},
 		{
+			ID: "fs.write.autorun", Level: High, Category: CatPersistence,
+			CertainWhen: "what runs by itself fetches or runs remote code, or the file preloads a library",
+			Message:     "Writes a project file a tool runs by itself (an editor task on folder open, a package lifecycle script, a pre-commit hook)",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				// The cheap test first: only content that asks for an unattended run matters;
+				// an ordinary build task or launch configuration is routine project work.
+				body := s.Stdin + " " + strings.Join(s.Args, " ")
+				if s.PipeIn != nil {
+					body += " " + s.PipeIn.Stdin + " " + strings.Join(s.PipeIn.Args, " ")
+				}
+				if msg, ok := toolAutorunWrite(c, s, body); ok {
+					return msg, true
+				}
+				folderOpen := mcpReFolderOpenTask().MatchString(body)
+				loader := mcpReLoaderEnv().FindString(body)
+				if !folderOpen && loader == "" {
+					return "", false
+				}
+				for _, t := range writeTargets(c, s) {
+					what, ok := mcpEditorStartupFile(orStr(t.abs, t.arg))
+					if !ok {
+						continue
+					}
+					if loader != "" {
+						c.certainty = certaintySure
+						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with " + loader + ": every program started from it loads code it names", true
+					}
+					if m := mcpReRemoteCode().FindString(body); m != "" {
+						c.certainty = certaintySure
+						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with a task that runs on opening the folder and fetches or runs remote code (" + m + ")", true
+					}
+					return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with a task that runs by itself whenever the folder is opened", true
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "fs.write.agent-config", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Changes the permission or approval settings of a coding agent or of guardian",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
@@ -678,4 +715,37 @@ func isStartupFile(c *execCtx, abs string) bool { return isStartupPath(c.scope, 
 // isStartupPath reports a persistence location of the catalogue, for any user's home.
 func isStartupPath(sc *Scope, abs string) bool {
 	return abs != "" && catalog.Default().Is(catalog.Persistence, abs, sc.Home)
+}
+
+// npmLifecycleScripts are the package.json scripts a package manager runs by itself on
+// install, pack or publish (npm docs: scripts, "Life Cycle Scripts").
+var npmLifecycleScripts = map[string]bool{"preinstall": true, "install": true, "postinstall": true, "prepare": true,
+	"prepublish": true, "prepublishOnly": true, "prepack": true, "postpack": true, "dependencies": true}
+
+// toolAutorunWrite finds content that fetches or runs remote code written where a tool runs it
+// by itself: a package.json lifecycle script (npm/pnpm pkg set scripts.postinstall=…), a
+// pre-commit hook definition (.pre-commit-config.yaml, run on every commit). An ordinary
+// script or hook is project work; one that runs what a server sends is remote code made
+// persistent.
+func toolAutorunWrite(c *execCtx, s *Segment, body string) (string, bool) {
+	remote := mcpReRemoteCode().FindString(body)
+	if remote == "" {
+		return "", false
+	}
+	if n := s.Name(); (n == "npm" || n == "pnpm" || n == "yarn" || n == "bun") && s.sub(0) == "pkg" && s.sub(1) == "set" {
+		for _, a := range s.Args[3:] {
+			k, v, ok := strings.Cut(a, "=")
+			if ok && strings.HasPrefix(k, "scripts.") && npmLifecycleScripts[strings.TrimPrefix(k, "scripts.")] && mcpReRemoteCode().MatchString(v) {
+				c.certainty = certaintySure
+				return "Sets the package's " + strings.TrimPrefix(k, "scripts.") + " script, which the package manager runs by itself, to code that fetches or runs remote code (" + remote + ")", true
+			}
+		}
+	}
+	for _, t := range writeTargets(c, s) {
+		if b := path.Base(orStr(t.abs, t.arg)); b == ".pre-commit-config.yaml" || b == ".pre-commit-config.yml" || b == "lefthook.yml" || b == ".lefthook.yml" {
+			c.certainty = certaintySure
+			return "Writes " + orStr(t.abs, t.arg) + " (hooks run on every commit) with a hook that fetches or runs remote code (" + remote + ")", true
+		}
+	}
+	return "", false
 }

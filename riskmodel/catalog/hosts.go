@@ -76,6 +76,7 @@ type hostData struct {
 	Service      []Service         `toml:"service" json:"service,omitempty"`
 	Known        []KnownHost       `toml:"known" json:"known,omitempty"`
 	Confusable   []confusable      `toml:"confusable" json:"confusable,omitempty"`
+	Token        []TokenOwner      `toml:"token" json:"token,omitempty"`
 
 	metaIPs   []net.IP
 	metaNames map[string]string
@@ -118,6 +119,9 @@ func (h *hostData) validate() error {
 		if s.Port <= 0 || s.Port > 65535 || s.What == "" || s.Source == "" {
 			return fmt.Errorf("service %d: a port, what and source are required", s.Port)
 		}
+	}
+	if err := validateTokenOwners(h.Token); err != nil {
+		return err
 	}
 	return h.validateLookalikes()
 }
