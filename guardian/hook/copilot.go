@@ -232,57 +232,18 @@ func copilotHost() Host {
 // editCopilotHooks puts e (nil: nothing) in place of guardian's preToolUse hooks in a hooks
 // file, keeping every other key and hook; an event left empty is removed.
 func editCopilotHooks(content []byte, e *copilotEntry) ([]byte, error) {
-	root, err := parseObject(content)
-	if err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	if root.get("version") == nil {
-		root.set("version", json.RawMessage("1"))
-	}
-	hooks, err := parseObject(root.get("hooks"))
-	if err != nil {
-		return nil, fmt.Errorf(`"hooks" is not a JSON object: %w`, err)
-	}
-	var list []json.RawMessage
-	if raw := hooks.get(EventCopilotPreToolUse); len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, fmt.Errorf(`"hooks.%s" is not a list of hooks: %w`, EventCopilotPreToolUse, err)
-		}
-	}
-	var kept []json.RawMessage
-	placed := false
-	for _, raw := range list {
-		var old copilotEntry
-		if json.Unmarshal(raw, &old) == nil && IsGuardianCommand(old.Bash, "copilot") {
-			if e != nil && !placed {
-				b, err := marshalNoEscape(e)
-				if err != nil {
-					return nil, err
-				}
-				kept, placed = append(kept, b), true
-			}
-			continue
-		}
-		kept = append(kept, raw)
-	}
-	if e != nil && !placed {
+	var mine json.RawMessage
+	if e != nil {
 		b, err := marshalNoEscape(e)
 		if err != nil {
 			return nil, err
 		}
-		kept = append(kept, b)
+		mine = b
 	}
-	if len(kept) == 0 {
-		hooks.remove(EventCopilotPreToolUse)
-	} else {
-		b, err := json.Marshal(kept)
-		if err != nil {
-			return nil, err
-		}
-		hooks.set(EventCopilotPreToolUse, b)
-	}
-	root.set("hooks", hooks.marshal())
-	return indent(root.marshal())
+	return editHookList(content, EventCopilotPreToolUse, mine, func(raw json.RawMessage) bool {
+		var old copilotEntry
+		return json.Unmarshal(raw, &old) == nil && IsGuardianCommand(old.Bash, "copilot")
+	})
 }
 
 // findCopilot lists guardian's preToolUse hooks in a hooks file; Copilot has no matcher, so a

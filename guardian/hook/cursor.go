@@ -267,55 +267,18 @@ func cursorHost() Host {
 // editCursorHooks puts e (nil: nothing) in place of guardian's preToolUse entries in a hooks
 // file, keeping every other key and entry; an event left empty is removed.
 func editCursorHooks(content []byte, e *cursorEntry) ([]byte, error) {
-	root, err := parseObject(content)
-	if err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	if root.get("version") == nil {
-		root.set("version", json.RawMessage("1"))
-	}
-	hooks, err := parseObject(root.get("hooks"))
-	if err != nil {
-		return nil, fmt.Errorf(`"hooks" is not a JSON object: %w`, err)
-	}
-	var list []json.RawMessage
-	if raw := hooks.get(EventCursorPreToolUse); len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, fmt.Errorf(`"hooks.%s" is not a list of hooks: %w`, EventCursorPreToolUse, err)
-		}
-	}
 	var mine json.RawMessage
 	if e != nil {
-		if mine, err = marshalNoEscape(e); err != nil {
-			return nil, err
-		}
-	}
-	var kept []json.RawMessage
-	placed := false
-	for _, raw := range list {
-		var old cursorEntry
-		if json.Unmarshal(raw, &old) == nil && IsGuardianCommand(old.Command, "cursor") {
-			if mine != nil && !placed {
-				kept, placed = append(kept, mine), true
-			}
-			continue
-		}
-		kept = append(kept, raw)
-	}
-	if mine != nil && !placed {
-		kept = append(kept, mine)
-	}
-	if len(kept) == 0 {
-		hooks.remove(EventCursorPreToolUse)
-	} else {
-		b, err := json.Marshal(kept)
+		b, err := marshalNoEscape(e)
 		if err != nil {
 			return nil, err
 		}
-		hooks.set(EventCursorPreToolUse, b)
+		mine = b
 	}
-	root.set("hooks", hooks.marshal())
-	return indent(root.marshal())
+	return editHookList(content, EventCursorPreToolUse, mine, func(raw json.RawMessage) bool {
+		var old cursorEntry
+		return json.Unmarshal(raw, &old) == nil && IsGuardianCommand(old.Command, "cursor")
+	})
 }
 
 // findCursor lists guardian's preToolUse entries; OnFailure is "failClosed" when the entry has
