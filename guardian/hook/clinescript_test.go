@@ -66,3 +66,32 @@ func TestClineScript(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkClineScript is what guardian's Cline hook script adds to every tool call: the
+// script run as Cline runs it (`sh FILE`) around a hook command that answers at once, so the
+// time is the two shells and coreutils' timeout, not guardian.
+func BenchmarkClineScript(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "PreToolUse")
+	if err := os.WriteFile(path, clineScript(`cat >/dev/null; printf '{}\n'`, 15000), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		cmd := exec.Command("sh", path)
+		cmd.Stdin = strings.NewReader(`{"hookName":"tool_call"}`)
+		if out, err := cmd.Output(); err != nil || string(out) != "{}\n" {
+			b.Fatalf("%q, %v", out, err)
+		}
+	}
+}
+
+// BenchmarkClineScriptBaseline is the same hook command run directly by `sh -c`, what a
+// script that only ran the command would cost: the difference is the script's own price.
+func BenchmarkClineScriptBaseline(b *testing.B) {
+	for b.Loop() {
+		cmd := exec.Command("sh", "-c", `cat >/dev/null; printf '{}\n'`)
+		cmd.Stdin = strings.NewReader(`{"hookName":"tool_call"}`)
+		if out, err := cmd.Output(); err != nil || string(out) != "{}\n" {
+			b.Fatalf("%q, %v", out, err)
+		}
+	}
+}
