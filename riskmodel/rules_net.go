@@ -708,16 +708,9 @@ func netRules() []*Rule {
 		},
 		{
 			ID: "net.expose", Level: High, Category: CatDataExfiltration,
-			CertainWhen: "a tunnel publishes a local service to the internet",
-			Message:     "Exposes a local service or files to the network",
+			Message: "Exposes a local service or files to the network",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
-				case "ngrok", "cloudflared", "lt", "localtunnel", "bore", "serveo", "frpc", "tailscale":
-					if s.Name() == "tailscale" && s.sub(0) != "funnel" && s.sub(0) != "serve" {
-						return "", false
-					}
-					c.certainty = certaintySure // docs/policy.md: tunnels that expose local services
-					return "Publishes a local service to the internet through " + s.Name(), true
 				case "nc", "ncat", "netcat":
 					if s.hasFlag("l", "--listen") {
 						return "Listens for network connections with " + s.Name(), true
