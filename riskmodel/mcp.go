@@ -1029,6 +1029,8 @@ func (c *mcpCtx) findPaths() {
 			if mcpAnyWord(c.actWords, mcpWordSet("upload attach send share")) {
 				p.op = mcpOpRead
 			}
+		case mcpWriteToPath(c, a, keyed, absLike):
+			p.op = mcpOpWrite // mcp_writepath.go
 		default:
 			if c.act == mcpActRead || mcpAnyWord(c.actWords, mcpSendVerbs) || mcpBodyKeys[a.nkey] || a.nkey == "attachments" {
 				p.op = mcpOpRead
