@@ -12,7 +12,6 @@ import (
 
 	"github.com/guardianhq/guardian/riskmodel/catalog"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -295,32 +294,32 @@ func mcpCIFile(p string) bool {
 }
 
 var (
-	mcpReGHSecretRef  = regexp.MustCompile(`\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-	mcpReGHAllSecrets = regexp.MustCompile(`\$\{\{\s*(?i:toJSON)\(\s*secrets\s*\)\s*\}\}`)
-	mcpReGHToken      = regexp.MustCompile(`\$\{\{\s*(github\.token|env\.[A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-	mcpReGHExpr       = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
-	mcpReYAMLRun      = regexp.MustCompile(`^(\s*)(?:-\s+)?(?:run|script|before_script|after_script|command)\s*:\s*(.*)$`)
+	mcpReGHSecretRef  = lazyRegexp(`\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+	mcpReGHAllSecrets = lazyRegexp(`\$\{\{\s*(?i:toJSON)\(\s*secrets\s*\)\s*\}\}`)
+	mcpReGHToken      = lazyRegexp(`\$\{\{\s*(github\.token|env\.[A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+	mcpReGHExpr       = lazyRegexp(`\$\{\{[^}]*\}\}`)
+	mcpReYAMLRun      = lazyRegexp(`^(\s*)(?:-\s+)?(?:run|script|before_script|after_script|command)\s*:\s*(.*)$`)
 )
 
 // mcpCIShell turns a workflow's expressions into shell: a named secret becomes a variable of
 // that name (one the exec analysis treats as a secret), all secrets at once the environment,
 // any other expression a plain word.
 func mcpCIShell(s string) string {
-	s = mcpReGHAllSecrets.ReplaceAllString(s, "$(env)")
-	s = mcpReGHSecretRef.ReplaceAllStringFunc(s, func(m string) string {
-		name := mcpReGHSecretRef.FindStringSubmatch(m)[1]
+	s = mcpReGHAllSecrets().ReplaceAllString(s, "$(env)")
+	s = mcpReGHSecretRef().ReplaceAllStringFunc(s, func(m string) string {
+		name := mcpReGHSecretRef().FindStringSubmatch(m)[1]
 		if !isSecretVar(name) {
 			name += "_SECRET"
 		}
 		return "${" + name + "}"
 	})
-	s = mcpReGHToken.ReplaceAllStringFunc(s, func(m string) string {
+	s = mcpReGHToken().ReplaceAllStringFunc(s, func(m string) string {
 		if strings.Contains(m, "github.token") {
 			return "${GITHUB_TOKEN}"
 		}
 		return "${" + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(strings.Trim(m, "${}")), "env."), "}")) + "}"
 	})
-	return mcpReGHExpr.ReplaceAllString(s, "x")
+	return mcpReGHExpr().ReplaceAllString(s, "x")
 }
 
 // mcpCIRunBodies lists the shell bodies of a pipeline file's steps: `run:` (GitHub), `script:`
@@ -329,7 +328,7 @@ func mcpCIRunBodies(text string) []string {
 	lines := strings.Split(text, "\n")
 	var out []string
 	for i := 0; i < len(lines) && len(out) < 64; i++ {
-		m := mcpReYAMLRun.FindStringSubmatch(lines[i])
+		m := mcpReYAMLRun().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}
