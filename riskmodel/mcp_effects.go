@@ -224,7 +224,8 @@ func (c *mcpCtx) writes() []mcpWrite {
 
 // mcpReLoaderEnv finds environment variables that load code into every process started with
 // them: a shared library, a Node/Python/Perl/Ruby preload, a shell's startup file.
-var mcpReLoaderEnv = lazyRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BASH_ENV|PYTHONSTARTUP|PERL5OPT|PROMPT_COMMAND)\b|\bNODE_OPTIONS\b["']?\s*[:=]\s*["']?[^"'\n]*(--require|-r\s|--import|--loader|--experimental-loader)|\bRUBYOPT\b["']?\s*[:=]\s*["']?[^"'\n]*-r`)
+var mcpReLoaderEnv = lazyNeedRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BASH_ENV|PYTHONSTARTUP|PERL5OPT|PROMPT_COMMAND)\b|\bNODE_OPTIONS\b["']?\s*[:=]\s*["']?[^"'\n]*(--require|-r\s|--import|--loader|--experimental-loader)|\bRUBYOPT\b["']?\s*[:=]\s*["']?[^"'\n]*-r`,
+	false, "DYLD_INSERT_LIBRARIES", "LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "PYTHONSTARTUP", "PERL5OPT", "PROMPT_COMMAND", "NODE_OPTIONS", "RUBYOPT")
 
 // mcpReEditorAgentApproval finds an editor setting that lets its coding agent act unasked:
 // VS Code's chat.tools.*autoApprove family (global, terminal, edits, URLs) and the older
@@ -234,7 +235,7 @@ var mcpReLoaderEnv = lazyRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BA
 var mcpReEditorAgentApproval = lazyRegexp(`(?i)["']?(chat\.tools(\.[a-z]+)*\.autoApprove|chat\.agent\.autoApprove|github\.copilot\.chat\.agent\.autoApprove|chat\.mcp\.autostart|cline\.autoApprov[a-z]*|roo-cline\.[a-zA-Z]*autoApprov[a-z]*|roo-cline\.alwaysAllow[a-zA-Z]*)["']?\s*:`)
 
 // mcpReFolderOpenTask finds a VS Code task that runs as soon as the folder is opened.
-var mcpReFolderOpenTask = lazyRegexp(`(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`)
+var mcpReFolderOpenTask = lazyNeedRegexp(`(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`, true, "runOn")
 
 // mcpEditorStartupFile says whether a path is an editor's or a tool's project startup file:
 // .vscode/*.json, a .code-workspace, .devcontainer, .idea, .envrc.
@@ -263,12 +264,12 @@ func (c *mcpCtx) startupContentWrite() (msg string, sure bool) {
 		if !ok {
 			continue
 		}
-		if m := mcpReLoaderEnv().FindString(w.content); m != "" {
+		if m := mcpReLoaderEnv.FindString(w.content); m != "" {
 			return fmt.Sprintf("%s, which writes %s (%s) with %s: every program started from it loads code it names", c.call(),
 				what, mcpCleanText(w.path, 80), mcpCleanText(m, 40)), true
 		}
-		if mcpReFolderOpenTask().MatchString(w.content) {
-			if m := mcpReRemoteCode().FindString(w.content); m != "" {
+		if mcpReFolderOpenTask.MatchString(w.content) {
+			if m := mcpReRemoteCode.FindString(w.content); m != "" {
 				return fmt.Sprintf("%s, which writes %s (%s) with a task that runs on opening the folder and fetches or runs remote code (%s)",
 					c.call(), what, mcpCleanText(w.path, 80), mcpCleanText(m, 30)), true
 			}
