@@ -81,7 +81,7 @@ func privRules() []*Rule {
 		{
 			ID: "priv.perms-wide", Level: High, Category: CatSecurityWeakening,
 			CertainWhen: "the file is a container runtime socket (docker.sock), which is root on the host",
-			Message: "Makes files writable by everyone or changes their owner outside the workspace",
+			Message:     "Makes files writable by everyone or changes their owner outside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
 				if n != "chmod" && n != "chown" && n != "chgrp" {
