@@ -2488,7 +2488,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	// decision and level, the command's own assessment is the one reported.
 	var execTop *Finding
 	if c.shell != nil {
-		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd})
+		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd, Justification: mcpStatedReason(c.req.Message)})
 		for _, f := range ev.Assessment.Findings {
 			f.Segment, f.Message = RedactSecrets(f.Segment), RedactSecrets(f.Message)
 			findings = append(findings, f)

@@ -87,7 +87,7 @@ func fsRules() []*Rule {
 						return "Recursively deletes " + c.where(t), true
 					}
 					if isCriticalSystemFile(t.abs) {
-						return "Deletes " + t.abs + ", which the system needs to boot or log in", true
+						return "Deletes " + t.abs + ", " + criticalFileWhat(t.abs), true
 					}
 				}
 				return "", false
