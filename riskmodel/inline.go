@@ -419,6 +419,9 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		}
 	}
 	facts.Caps |= all
+	if all&(capNet|capSocket) != 0 && strings.Contains(code, "/v1/") {
+		facts.GuardianRoute = codeGuardianRoute(code)
+	}
 	for _, h := range hits {
 		if !h.strong || h.cap&(capStrong|capRead) == 0 || covered(spans, h) {
 			continue
@@ -471,6 +474,9 @@ func (f *CodeFacts) merge(sub *CodeFacts) {
 	f.Unfollowed |= sub.Unfollowed
 	f.Hosts = append(f.Hosts, sub.Hosts...)
 	f.Reads = append(f.Reads, sub.Reads...)
+	if f.GuardianRoute == "" {
+		f.GuardianRoute = sub.GuardianRoute
+	}
 	if f.Opaque == "" {
 		f.Opaque = sub.Opaque
 	}

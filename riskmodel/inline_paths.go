@@ -61,11 +61,11 @@ func xdgPath(p string) string {
 
 var (
 	// reXDGExpr is an XDG base-directory variable read by inline code.
-	reXDGExpr = lazyRegexp(`(?:os\.environ\.get|os\.getenv|ENV\.fetch|Deno\.env\.get|System\.getenv|Sys\.getenv|getenv)\(\s*['"](XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)['"]\s*(?:,\s*(?:"[^"\n]*"|'[^'\n]*'))?\s*\)|(?:os\.environ|ENV|process\.env|\$_ENV|\$_SERVER)\[\s*['"](XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)['"]\s*\]|process\.env\.(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)\b|\$ENV\{\s*['"]?(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)['"]?\s*\}|\$env:(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)\b|\$env\((XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)\)|ENVIRON\[\s*"(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)"\s*\]`)
+	reXDGExpr = lazyRegexp(`(?:os\.environ\.get|os\.getenv|ENV\.fetch|Deno\.env\.get|System\.getenv|Sys\.getenv|getenv)\(\s*['"](XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)['"]\s*(?:,(?:[^()\n]|\([^()\n]*\))*)?\)|(?:os\.environ|ENV|process\.env|\$_ENV|\$_SERVER)\[\s*['"](XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)['"]\s*\]|process\.env\.(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)\b|\$ENV\{\s*['"]?(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)['"]?\s*\}|\$env:(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)\b|\$env\((XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)\)|ENVIRON\[\s*"(XDG_(?:CONFIG|STATE|DATA|CACHE)_HOME)"\s*\]`)
 	// reTildeExpand is a call that only expands a leading ~ of the literal it is given.
 	reTildeExpand = lazyRegexp(`(?:(?:os\.path\.)?expanduser|File\.expand_path|path\.expand|normalizePath)\(\s*("[~$][^"\n]*"|'[~$][^'\n]*')\s*\)|(?:pathlib\.)?Path\(\s*("[~$][^"\n]*"|'[~$][^'\n]*')\s*\)(?:\.expanduser\(\))?`)
 	// reRootJoin is a path-joining call whose first part is a home or XDG literal.
-	reRootJoin = lazyRegexp(`(?:os\.path\.join|path\.join|path\.resolve|File\.join|file\.path|Paths\.get|Path\.of|(?:pathlib\.)?Path|(?i:Join-Path))\(?\s*("[~$][^"\n]*"|'[~$][^'\n]*')((?:\s*,?\s*(?:"[^"\n]*"|'[^'\n]*')){1,8})\s*\)?`)
+	reRootJoin = lazyRegexp(`(?:(?:[\w$]+\.)+(?:join|resolve)|file\.path|Paths\.get|Path\.of|(?:pathlib\.)?Path|(?i:Join-Path))\(?\s*("[~$][^"\n]*"|'[~$][^'\n]*')((?:\s*,?\s*(?:"[^"\n]*"|'[^'\n]*')){1,8})\s*\)?`)
 	// reJoinPath is a joinpath call on a home or XDG literal.
 	reJoinPath = lazyRegexp(`("[~$][^"\n]*"|'[~$][^'\n]*')\.joinpath\(((?:\s*,?\s*(?:"[^"\n]*"|'[^'\n]*')){1,8})\s*\)`)
 	// reRootConcat is a home or XDG literal followed by a string operator and another literal:

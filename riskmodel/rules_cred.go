@@ -26,6 +26,11 @@ func isCredentialPath(c *execCtx, abs string) bool {
 // back to its directory, which would lose what the glob can name.
 func (c *execCtx) rawPath(arg string) string {
 	p := c.scope.expandHome(arg)
+	if x := xdgPath(p); x != "" {
+		// $XDG_STATE_HOME/guardian/… is guardian's state whatever the variable holds: it is
+		// classified as if below the variable's default (~/.local/state/guardian/…).
+		return x
+	}
 	switch {
 	case p == "" || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.HasPrefix(p, "$"):
 		return ""
