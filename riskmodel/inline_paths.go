@@ -210,7 +210,7 @@ func codeFileEffects(lang, code string) []fileEffect {
 	add := func(idx []int, p string, write, apnd, del bool) {
 		out = append(out, fileEffect{path: p, write: write, apnd: apnd, del: del, start: idx[0], end: idx[1], text: code[idx[0]:idx[1]]})
 	}
-	if strings.Contains(code, ").") || strings.Contains(code, `".`) || strings.Contains(code, `'.`) {
+	if containsAny(code, "write_text", "write_bytes", "read_text", "read_bytes", ".open(", ".touch(", ".unlink(", ".symlink_to(") {
 		for _, idx := range reRecvFile().FindAllStringSubmatchIndex(code, 32) {
 			m := submatches(code, idx)
 			p, meth, mode := m[1], m[2], m[3]
