@@ -1215,6 +1215,9 @@ func (c *mcpCtx) pathEntry(class catalog.Class, p *mcpPath) (*catalog.PathEntry,
 	if q == "" && (strings.HasPrefix(p.raw, "~") || strings.HasPrefix(p.raw, "/")) {
 		q = p.raw
 	}
+	if x := xdgPath(p.raw); q == "" && x != "" {
+		q = x // $XDG_STATE_HOME/guardian/…: classified as below the variable's default
+	}
 	if q == "" {
 		return nil, false
 	}

@@ -26,6 +26,11 @@ func isCredentialPath(c *execCtx, abs string) bool {
 // back to its directory, which would lose what the glob can name.
 func (c *execCtx) rawPath(arg string) string {
 	p := c.scope.expandHome(arg)
+	if x := xdgPath(p); x != "" {
+		// $XDG_STATE_HOME/guardian/… is guardian's state whatever the variable holds: it is
+		// classified as if below the variable's default (~/.local/state/guardian/…).
+		return x
+	}
 	switch {
 	case p == "" || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.HasPrefix(p, "$"):
 		return ""
@@ -91,7 +96,7 @@ func readsRecursively(s *Segment) bool {
 var nonReaders = map[string]bool{"ls": true, "stat": true, "file": true, "test": true, "[": true, "chmod": true, "chown": true, "chgrp": true,
 	"du": true, "touch": true, "mkdir": true, "rm": true, "rmdir": true, "realpath": true, "readlink": true, "basename": true, "dirname": true,
 	"ssh": true, "ssh-add": true, "ssh-copy-id": true, "find": true, "cd": true, "shred": true, "unlink": true, "ssh-keygen": true,
-	"tree": true, "exa": true, "eza": true, "git": true, "echo": true}
+	"tree": true, "exa": true, "eza": true, "git": true, "echo": true, "tee": true}
 
 // outputFlags name the options whose value is a file the command writes.
 var outputFlags = map[string]bool{"-o": true, "-out": true, "-keyout": true, "--output": true, "-O": true, "--output-document": true,
