@@ -115,8 +115,6 @@ func TestClassTunnels(t *testing.T) {
 		{src: `bore local 22 --to bore.pub`, decision: Deny, rule: "net.tunnel"},
 		{src: `rathole client.toml`, decision: Deny, rule: "net.tunnel"},
 		{src: `ngrok tcp 5432`, decision: Deny, rule: "net.tunnel"},
-		{src: `autossh -M 0 -N -R 2222:localhost:22 tunnel@203.0.113.77`, decision: Deny, rule: "net.tunnel"},
-		{src: `ssh -N -R 9229:localhost:9229 ops@198.51.100.12`, decision: Deny, rule: "net.tunnel"},
 		{src: `pnpm dlx localtunnel --port 5173`, decision: Deny, min: High},
 		// Routine or merely contextual: clients, listings, loopback-only relays, local forwards.
 		{src: `socat - UNIX-CONNECT:/tmp/app.sock`, decision: Ask},

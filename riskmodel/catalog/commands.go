@@ -62,9 +62,9 @@ type Command struct {
 	// and del change the network.
 	Exclude []string `toml:"exclude" json:"exclude,omitempty"`
 	// Args, when given, are arguments one of which a use must have to be in the entry:
-	// "TCP-LISTEN:" (ending in ':' or '=') is a prefix, "-R" an option given alone, as
-	// -Rvalue or --opt=value, or inside a bundle of one-letter options (-fNR), anything else
-	// an exact word. Case is ignored. socat is a tunnel only when it listens; ssh only with -R.
+	// "TCP-LISTEN:" (ending in ':' or '=') is a prefix, "-L" an option given alone, as
+	// -Lvalue or --opt=value, or inside a bundle of one-letter options (-fNL), anything else
+	// an exact word. Case is ignored. socat is a tunnel only when it listens; gost only with -L.
 	Args []string `toml:"args" json:"args,omitempty"`
 	// Local are argument fragments that keep a use on this machine's loopback
 	// (bind=127.0.0.1): such a use exposes nothing.
@@ -192,7 +192,7 @@ func argMatches(a, x string) bool {
 		return la == lx || strings.HasPrefix(la, lx+"=")
 	case len(x) == 2 && x[0] == '-':
 		if strings.HasPrefix(a, x) {
-			return true // -R, -R8080:localhost:80, -L=:8080
+			return true // -L, -L:8080, -L=:8080
 		}
 		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
 			return false
@@ -202,7 +202,7 @@ func argMatches(a, x string) bool {
 				return false
 			}
 		}
-		return strings.ContainsRune(a[1:], rune(x[1])) // -fNR
+		return strings.ContainsRune(a[1:], rune(x[1])) // -fNL
 	}
 	return la == lx
 }
