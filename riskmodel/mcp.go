@@ -1036,6 +1036,8 @@ func (c *mcpCtx) findPaths() {
 			if mcpAnyWord(c.actWords, mcpWordSet("upload attach send share")) {
 				p.op = mcpOpRead
 			}
+		case mcpWriteToPath(c, a, keyed, absLike):
+			p.op = mcpOpWrite // mcp_writepath.go
 		default:
 			if c.act == mcpActRead || mcpAnyWord(c.actWords, mcpSendVerbs) || mcpBodyKeys[a.nkey] || a.nkey == "attachments" {
 				p.op = mcpOpRead
@@ -1717,9 +1719,10 @@ func mcpRules() []*Rule {
 				return "", false
 			}},
 		{ID: "mcp.sql-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
-			Message: "Runs SQL that reads server files, password hashes or secret columns in bulk",
+			CertainWhen: "it reads every row (a WHERE that picks one secret is asked about)",
+			Message:     "Runs SQL that reads server files, password hashes or secret columns in bulk",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if s, ok := c.sqlWorst(mcpSqlSecret); ok {
+				if s, ok := c.sqlSecretRead(); ok {
 					return fmt.Sprintf("%s, which runs SQL that %s (%s)", c.call(), s.what, s.text), true
 				}
 				return "", false
@@ -2604,11 +2607,12 @@ func (a *Analyzer) mcpInjections(ctx context.Context, c *mcpCtx) []Finding {
 		if c.shell != nil && strings.Contains(strings.Join(c.shell, " "), arg.val) {
 			continue // already judged as the tool's command
 		}
-		ev := a.Exec(ctx, ExecRequest{Command: []string{"sh", "-c", arg.val}, Cwd: c.scope.Cwd})
-		for _, f := range ev.Assessment.Findings {
-			if f.Level < High || strings.HasPrefix(f.RuleID, "shell.unparsable") || strings.HasPrefix(f.RuleID, "shell.too-") {
+		seen := map[string]bool{}
+		for _, f := range a.injectedFindings(ctx, c, arg.val) {
+			if f.Level < High || strings.HasPrefix(f.RuleID, "shell.unparsable") || strings.HasPrefix(f.RuleID, "shell.too-") || seen[f.RuleID] {
 				continue
 			}
+			seen[f.RuleID] = true
 			f.RuleID = "mcp.injection:" + f.RuleID
 			f.Segment = RedactSecrets(f.Segment)
 			f.Message = fmt.Sprintf("Argument %s looks like a shell injection; if the server passes it to a shell: %s", arg.path, RedactSecrets(f.Message))

@@ -361,25 +361,34 @@ func secretVarRefs(a string) []string {
 
 // tokenBelongsTo reports whether a secret variable is named for the service a host belongs
 // to (OPENAI_API_KEY → openai.com), judged on the registrable domain so that
-// openai-proxy.example.top does not pass.
+// openai-proxy.example.top and api.github-status.io do not pass. A variable whose owner the
+// catalogue names (GITHUB_TOKEN → github.com) belongs only to the catalogue's domains and to
+// a self-hosted instance named for the service (gitlab.acme.internal); for any other the
+// vendor prefix of its name must be the domain's own name, give or take a short affix
+// (DATADOG_API_KEY → datadoghq.com), never a look-alike built from it (stripe-billing.io,
+// githubstatus.io).
 func tokenBelongsTo(v, host string) bool {
-	if catalog.Default().TokenOwnedBy(v, host) {
+	cat := catalog.Default()
+	if cat.TokenOwnedBy(v, host) {
 		return true
 	}
-	labels := strings.Split(strings.ToLower(host), ".")
+	labels := strings.Split(strings.ToLower(strings.TrimSuffix(host, ".")), ".")
 	if len(labels) < 2 {
 		return false
 	}
 	domain := labels[len(labels)-2]
 	vendor := strings.ToLower(strings.SplitN(v, "_", 2)[0])
-	aliases := map[string][]string{"gh": {"github"}, "aws": {"amazonaws"}, "hf": {"huggingface"}, "gcp": {"googleapis"}, "google": {"googleapis"}, "az": {"azure"}}
-	if vendor == domain || strings.Contains(domain, vendor) && len(vendor) >= 4 {
-		return true
-	}
-	for _, l := range labels[:len(labels)-1] {
+	for _, l := range labels[:len(labels)-2] {
 		if l == vendor && len(vendor) >= 4 {
 			return true // grafana.internal.example.io: a self-hosted instance of the service
 		}
+	}
+	if cat.TokenOwnerKnown(v) {
+		return false // the catalogue names where it belongs, and this is not there
+	}
+	aliases := map[string][]string{"gh": {"github"}, "aws": {"amazonaws"}, "hf": {"huggingface"}, "gcp": {"googleapis"}, "google": {"googleapis"}, "az": {"azure"}}
+	if vendor == domain || len(vendor) >= 4 && shortAffix(domain, vendor) {
+		return true
 	}
 	for _, a := range aliases[vendor] {
 		if a == domain {
@@ -387,6 +396,26 @@ func tokenBelongsTo(v, host string) bool {
 		}
 	}
 	return false
+}
+
+// shortAffix reports a domain label that is name with at most three letters or digits
+// before or after it (datadoghq, getpostman): a vendor's own spelling, where a hyphenated or
+// longer addition (github-status, stripebilling) is how look-alikes are built.
+func shortAffix(label, name string) bool {
+	i := strings.Index(label, name)
+	if i < 0 {
+		return false
+	}
+	rest := label[:i] + label[i+len(name):]
+	if len(rest) > 3 {
+		return false
+	}
+	for _, r := range rest {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // networkSink reports whether data reaching a segment (its stdin, its words) leaves the

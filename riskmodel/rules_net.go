@@ -713,27 +713,16 @@ func netRules() []*Rule {
 		},
 		{
 			ID: "net.expose", Level: High, Category: CatDataExfiltration,
-			CertainWhen: "a tunnel publishes a local service to the internet, or the home directory or / is served to the network",
+			CertainWhen: "the home directory or / is served to the network, or a cluster service is opened on every interface",
 			Message:     "Exposes a local service or files to the network",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
-				case "ngrok", "cloudflared", "lt", "localtunnel", "bore", "serveo", "frpc", "tailscale":
-					if s.Name() == "tailscale" && s.sub(0) != "funnel" && s.sub(0) != "serve" {
-						return "", false
-					}
-					c.certainty = certaintySure // docs/policy.md: tunnels that expose local services
-					return "Publishes a local service to the internet through " + s.Name(), true
 				case "kubectl", "oc":
 					if addr := portForwardAllInterfaces(s); addr != "" {
 						// docs/policy.md: tunnels that expose services; a cluster's service
 						// opened to every network the machine is on.
 						c.certainty = certaintySure
 						return "Opens a cluster service to every network this machine is on (port-forward --address " + addr + ")", true
-					}
-				case "npx", "bunx", "pnpx":
-					if t := tunnelPackage(s); t != "" {
-						c.certainty = certaintySure
-						return "Publishes a local service to the internet through " + t + " (run with " + s.Name() + ")", true
 					}
 				case "nc", "ncat", "netcat":
 					if s.hasFlag("l", "--listen") {

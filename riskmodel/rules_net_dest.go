@@ -129,25 +129,6 @@ func isPort(s string) bool {
 	return true
 }
 
-// tunnelPackages are npm packages that publish a local port on a public URL.
-var tunnelPackages = map[string]bool{"localtunnel": true, "lt": true, "ngrok": true, "cloudflared": true, "localtunnel-cli": true, "untun": true}
-
-// tunnelPackage returns the tunnel package npx/bunx runs, "" if it runs another.
-func tunnelPackage(s *Segment) string {
-	p := s.positional(0, "-p", "--package", "-c", "--call")
-	if len(p) == 0 {
-		return ""
-	}
-	name := p[0]
-	if at := strings.LastIndexByte(name, '@'); at > 0 {
-		name = name[:at]
-	}
-	if tunnelPackages[name] {
-		return name
-	}
-	return ""
-}
-
 // portForwardAllInterfaces returns the --address of a kubectl port-forward that listens on
 // an address other than loopback ("0.0.0.0", a LAN address), "" otherwise.
 func portForwardAllInterfaces(s *Segment) string {
