@@ -50,7 +50,7 @@ func (c *mcpCtx) prodNameArg(a mcpArg) bool {
 	if strings.ContainsAny(strings.TrimSpace(a.val), " \t\n") {
 		return false
 	}
-	if !mcpWordSet("name project projectid")[a.nkey] {
+	if !mcpWorkItemFieldKeys[a.nkey] {
 		return true // env, environment, namespace, cluster, …: an environment wherever it is named
 	}
 	return c.infra || !mcpAnyWord(c.serverWords, mcpTrackerServers) && !mcpAnyWord(c.serverWords, mcpTeamChatServers)
@@ -165,7 +165,7 @@ var mcpReactionWords = mcpWordSet(`react reaction reactions emoji`)
 // messages to outside maintainers), on another tracker when its site is not another party's.
 func (c *mcpCtx) teamComment() string {
 	if !mcpAnyWord(c.objWords, mcpCommentNouns) && !mcpAnyWord(c.toolWords, mcpCommentNouns) ||
-		!mcpWordSet("create add new post reply comment")[c.actWord] && !(c.actWord == "" && c.actFrom == "name") {
+		!mcpCommentVerbs[c.actWord] && !(c.actWord == "" && c.actFrom == "name") {
 		return ""
 	}
 	for _, w := range append(append([]string{}, c.objWords...), c.toolWords...) {
@@ -211,7 +211,7 @@ func (c *mcpCtx) gitKeepsWork() string {
 			return ""
 		}
 		for _, a := range c.args {
-			if a.str && mcpWordSet("hard merge keep")[strings.ToLower(strings.TrimLeft(strings.TrimSpace(a.val), "-"))] {
+			if a.str && mcpGitResetLoseModes[strings.ToLower(strings.TrimLeft(strings.TrimSpace(a.val), "-"))] {
 				return ""
 			}
 		}
@@ -254,7 +254,7 @@ func (c *mcpCtx) localFileDB() bool {
 		}
 	}
 	for _, a := range c.args {
-		if a.str && a.depth == 1 && mcpWordSet("connectionstring dsn host hostname server uri url")[a.nkey] && strings.TrimSpace(a.val) != "" {
+		if a.str && a.depth == 1 && mcpDBRemoteKeys[a.nkey] && strings.TrimSpace(a.val) != "" {
 			return false
 		}
 	}
@@ -331,7 +331,7 @@ func (c *mcpCtx) localDevService() string {
 		return ""
 	}
 	for _, a := range c.args {
-		if a.str && a.depth == 1 && mcpWordSet("host dockerhost context endpoint")[a.nkey] {
+		if a.str && a.depth == 1 && mcpEngineRemoteKeys[a.nkey] {
 			return "" // another engine than this machine's
 		}
 	}
@@ -406,7 +406,7 @@ func (c *mcpCtx) secretValueRead() (hit, bulk bool) {
 	}
 	named := false
 	for _, a := range c.args {
-		if a.str && a.depth == 1 && mcpWordSet("path name secretname secretid id key item itemid field ref")[a.nkey] {
+		if a.str && a.depth == 1 && mcpSecretNameKeys[a.nkey] {
 			v := strings.TrimSpace(a.val)
 			if v == "" || v == "*" || strings.HasSuffix(v, "/") || strings.Contains(v, "*") {
 				return true, true
@@ -424,7 +424,7 @@ var mcpMessageField = lazyRegexp(`(?i)\b(message|messages|comment|comments|reply
 // browserMessageSubmit describes text typed into a page's message field and submitted: a
 // message to whoever runs the site. "" when the page is this machine's or no message is sent.
 func (c *mcpCtx) browserMessageSubmit() string {
-	if !c.browserish() || !mcpAnyWord(c.toolWords, mcpWordSet("type fill")) || !c.truthy("submit") {
+	if !c.browserish() || !mcpAnyWord(c.toolWords, mcpTypeWords) || !c.truthy("submit") {
 		return ""
 	}
 	label, _ := c.top("element", "selector", "label", "name", "field")
@@ -439,6 +439,30 @@ func (c *mcpCtx) browserMessageSubmit() string {
 	}
 	return mcpCleanText(label.val, 80)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Argument vocabularies.
+
+// mcpWorkItemFieldKeys are production keys that on a tracker or chat name the work item.
+var mcpWorkItemFieldKeys = mcpWordSet(`name project projectid`)
+
+// mcpCommentVerbs add a comment.
+var mcpCommentVerbs = mcpWordSet(`create add new post reply comment`)
+
+// mcpGitResetLoseModes are git reset modes that overwrite the working tree.
+var mcpGitResetLoseModes = mcpWordSet(`hard merge keep`)
+
+// mcpDBRemoteKeys name a database server elsewhere.
+var mcpDBRemoteKeys = mcpWordSet(`connectionstring dsn host hostname server uri url`)
+
+// mcpEngineRemoteKeys name another container engine than this machine's.
+var mcpEngineRemoteKeys = mcpWordSet(`host dockerhost context endpoint`)
+
+// mcpSecretNameKeys name the one secret a read returns.
+var mcpSecretNameKeys = mcpWordSet(`path name secretname secretid id key item itemid field ref`)
+
+// mcpTypeWords are browser tools that type into a page.
+var mcpTypeWords = mcpWordSet(`type fill`)
 
 // ---------------------------------------------------------------------------------------------
 // Rules.
