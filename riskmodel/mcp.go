@@ -149,8 +149,9 @@ type mcpCtx struct {
 	prodHint  string // an argument naming production ("namespace=production")
 	dbLocal   bool   // the SQL runs on a local database file inside the workspace
 	sqlTool   bool
-	objWords  []string // the object words of the action ("notebooks", "pull request")
-	descRaise bool     // the action was raised by the tool description
+	objWords  []string         // the object words of the action ("notebooks", "pull request")
+	descRaise bool             // the action was raised by the tool description
+	known     *catalog.MCPTool // the MCP tool catalogue's entry for the tool, if any
 
 	// execShell runs the exec analysis on a shell script the call writes for later (a CI
 	// step); nil outside mcpVerdict.
@@ -425,12 +426,14 @@ func (a *Analyzer) newMCPCtx(req *MCPRequest) *mcpCtx {
 		mcpWordSet("runcommand executecommand execcommand runshell shellexec runterminalcmd startprocess")[mcpNormKey(req.Tool)]
 	c.buildScope()
 	c.findAction()
+	c.applyToolCatalog()
 	c.findShell()
 	c.findSQL()
 	c.findURLs()
 	c.findPaths()
 	c.findSecrets()
 	c.findDomains()
+	c.settleGit()
 
 	c.label = c.server + "/" + c.tool
 	if c.server == "" {
@@ -765,6 +768,9 @@ func mcpLeadingVerb(desc string) string {
 }
 
 func (c *mcpCtx) findShell() {
+	if c.knownAs(catalog.MCPToolNoEffect) {
+		return // its arguments are prose for the tool ("list ECS services"), not a command line
+	}
 	shellish := c.shellish
 	var argv []string
 	text := ""
@@ -1136,8 +1142,7 @@ func (c *mcpCtx) findSecrets() {
 }
 
 func (c *mcpCtx) findDomains() {
-	allWords := append(append([]string{}, c.serverWords...), c.actWords...)
-	c.payment = mcpAnyWord(allWords, mcpPaymentWords) || mcpAnyWord(c.actWords, mcpPaymentVerbs)
+	c.payment = c.paymentWords()
 	c.infra = mcpAnyWord(c.serverWords, mcpInfraWords) || mcpAnyWord(c.toolWords, mcpWordSet("k8s kubectl helm terraform pulumi"))
 
 	// Sending: messaging verbs and services, publishing objects, HTTP writes and uploads.
@@ -1184,7 +1189,7 @@ func (c *mcpCtx) findDomains() {
 	}
 	// An argument naming production.
 	for _, a := range c.args {
-		if a.str && a.depth <= 2 && mcpProdKeys[a.nkey] {
+		if a.str && a.depth <= 2 && mcpProdKeys[a.nkey] && c.prodNameArg(a) {
 			for _, w := range mcpSplitWords(mcpClip(a.val, 200)) {
 				if mcpProdWords[w] {
 					c.prodHint = a.key + "=" + mcpCleanText(a.val, 40)
@@ -1203,6 +1208,9 @@ func (c *mcpCtx) findDomains() {
 			(p.zone == ZoneWorkspace || p.zone == ZoneTemp) {
 			c.dbLocal = true
 		}
+	}
+	if !c.dbLocal {
+		c.dbLocal = c.localFileDB()
 	}
 }
 
@@ -1651,7 +1659,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.production-change", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction,
 			Message: "Changes production: a deploy, infrastructure or a live feature flag",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act < mcpActWrite || c.localCluster() != "" {
+				if c.act < mcpActWrite || c.localCluster() != "" || c.localDevService() != "" {
 					return "", false
 				}
 				switch {
@@ -1816,7 +1824,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.destroy-verb", Kind: KindMCP, Level: High, Category: CatDataDeletion,
 			Message: "Deletes data on the service",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act != mcpActDestroy || c.claimed() {
+				if c.act != mcpActDestroy || c.claimed() || c.teamWork() != "" || c.gitKeepsWork() != "" {
 					return "", false
 				}
 				return fmt.Sprintf("%s, %s", c.call(), c.does("data")) + c.fromDescription(), true
@@ -1956,7 +1964,7 @@ func mcpRules() []*Rule {
 						hard = true
 					}
 				}
-				if mcpContains(c.actWords, "clean") || mcpContains(c.actWords, "discard") || mcpContains(c.actWords, "reset") && hard ||
+				if mcpContains(c.actWords, "clean") && c.gitKeepsWork() == "" || mcpContains(c.actWords, "discard") || mcpContains(c.actWords, "reset") && hard ||
 					mcpContains(c.actWords, "restore") && !mcpContains(c.actWords, "staged") {
 					return fmt.Sprintf("%s, which discards uncommitted changes for good", c.call()), true
 				}
@@ -2286,7 +2294,8 @@ var (
 func (c *mcpCtx) teamWork() string {
 	// A read-only hint on a tool that writes is a server misdescribing itself: not routine.
 	tracker, chat := mcpAnyWord(c.serverWords, mcpTrackerServers), mcpAnyWord(c.serverWords, mcpTeamChatServers)
-	if !tracker && !chat || c.act != mcpActWrite || c.local || c.httpSend || c.browser || c.ro || len(c.secrets) > 0 || c.forced() || c.prodHint != "" {
+	fileDelete := c.act == mcpActDestroy && c.actWord == "delete" && mcpAnyWord(c.toolWords, mcpWordSet("file files"))
+	if !tracker && !chat || c.act != mcpActWrite && !fileDelete || c.local || c.httpSend || c.browser || c.ro || len(c.secrets) > 0 || c.forced() || c.prodHint != "" {
 		return ""
 	}
 	for _, a := range c.args {
@@ -2305,17 +2314,33 @@ func (c *mcpCtx) teamWork() string {
 	}
 	switch {
 	case tracker:
+		// Another party's tracker or repository: a message to outside maintainers.
+		if c.externalSite() != "" || c.forge() && c.repoOwnership() < 0 {
+			return ""
+		}
+		if why := c.teamComment(); why != "" {
+			return why
+		}
+		if c.knownAs(catalog.MCPToolWorkItem) {
+			return c.known.What + " on " + mcpOrStr(c.server, "the tracker")
+		}
 		if mcpAnyWord(c.objWords, mcpNotWorkItemNouns) || mcpAnyWord(c.toolWords, mcpNotWorkItemNouns) {
 			return ""
 		}
-		if mcpAnyWord(c.toolWords, mcpWordSet("file files contents")) && mcpAnyWord(c.toolWords, mcpWordSet("push create update")) {
+		if mcpAnyWord(c.toolWords, mcpWordSet("file files contents")) && mcpAnyWord(c.toolWords, mcpWordSet("push create update delete")) {
 			// Commits through the host's API: a feature branch only (the default branch is
 			// mcp.default-branch-write's).
 			a, ok := c.top("branch")
 			if !ok || c.defaultBranch() != "" || isProtectedBranch(a.val) || strings.TrimSpace(a.val) == "" {
 				return ""
 			}
+			if fileDelete {
+				return "commits the removal of a file to the feature branch " + mcpCleanText(a.val, 60)
+			}
 			return "commits files to the feature branch " + mcpCleanText(a.val, 60)
+		}
+		if fileDelete {
+			return ""
 		}
 		if !mcpWorkItemVerbs[c.actWord] || !mcpAnyWord(c.objWords, mcpWorkItemNouns) && !mcpAnyWord(c.toolWords, mcpWorkItemNouns) {
 			return ""
@@ -2328,7 +2353,7 @@ func (c *mcpCtx) teamWork() string {
 		}
 		return mcpVerb3(c.actWord) + " " + c.object("a work item") + " on " + mcpOrStr(c.server, "the tracker")
 	case chat:
-		if !mcpAnyWord(c.actWords, mcpWordSet("post send reply message")) {
+		if fileDelete || !mcpAnyWord(c.actWords, mcpWordSet("post send reply message")) && !mcpAnyWord(c.actWords, mcpReactionWords) {
 			return ""
 		}
 		ch, ok := c.top("channel", "channelid", "channelname")
@@ -2339,6 +2364,9 @@ func (c *mcpCtx) teamWork() string {
 			if _, dm := c.top(k); dm {
 				return ""
 			}
+		}
+		if mcpAnyWord(c.actWords, mcpReactionWords) {
+			return "reacts to a message in the team channel " + mcpCleanText(ch.val, 60)
 		}
 		return "posts to the team channel " + mcpCleanText(ch.val, 60)
 	}
@@ -2472,6 +2500,8 @@ func (c *mcpCtx) describeRead() string {
 		return fmt.Sprintf("%s, which runs a read-only query (%s)", c.call(), c.sql[0].text)
 	case len(c.paths) > 0:
 		return fmt.Sprintf("%s, which reads %s", c.call(), c.paths[0].show())
+	case c.known != nil:
+		return fmt.Sprintf("%s, which %s", c.call(), c.known.What)
 	}
 	return fmt.Sprintf("%s, %s", c.call(), c.does("data"))
 }

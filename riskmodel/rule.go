@@ -202,7 +202,7 @@ func builtinRules() []*Rule {
 	var all []*Rule
 	for _, fam := range [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
-		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRules(),
+		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
 		selfApprovalRules(), osBreakRules(), tunnelRules(),
 	} {
 		all = append(all, fam...)
