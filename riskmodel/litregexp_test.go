@@ -17,6 +17,7 @@ func litRegexpCases() map[string]*litRegexp {
 		"reShellCall": reShellCall(), "reBacktick": reBacktick(), "reDelete": reDelete(),
 		"reOpen": reOpen(), "reURL": reURL(), "reSocket": reSocket(), "reB64Literal": reB64Literal(),
 		"reSendsBody": reSendsBody(), "reBareURL": reBareURL(),
+		"mcpReRemoteCode": mcpReRemoteCode(), "mcpReLoaderEnv": mcpReLoaderEnv(), "mcpReFolderOpenTask": mcpReFolderOpenTask(),
 	}
 }
 
@@ -75,7 +76,7 @@ func TestLitRegexpMatchesPlain(t *testing.T) {
 		inputs = sample
 	}
 	for name, l := range litRegexpCases() {
-		if !l.ok {
+		if !l.ok && !l.okASCII {
 			t.Errorf("%s: no literal prefix set derived", name)
 			continue
 		}

@@ -1222,7 +1222,7 @@ func (c *mcpCtx) pathClass(class catalog.Class, p *mcpPath) string {
 	return ""
 }
 
-var mcpReRemoteCode = lazyRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`)
+var mcpReRemoteCode = lazyLitRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`)
 
 // writtenContent joins the content arguments of a write (content, text, newText, …).
 func (c *mcpCtx) writtenContent() string {

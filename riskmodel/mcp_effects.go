@@ -225,7 +225,7 @@ func (c *mcpCtx) writes() []mcpWrite {
 
 // mcpReLoaderEnv finds environment variables that load code into every process started with
 // them: a shared library, a Node/Python/Perl/Ruby preload, a shell's startup file.
-var mcpReLoaderEnv = lazyRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BASH_ENV|PYTHONSTARTUP|PERL5OPT|PROMPT_COMMAND)\b|\bNODE_OPTIONS\b["']?\s*[:=]\s*["']?[^"'\n]*(--require|-r\s|--import|--loader|--experimental-loader)|\bRUBYOPT\b["']?\s*[:=]\s*["']?[^"'\n]*-r`)
+var mcpReLoaderEnv = lazyLitRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BASH_ENV|PYTHONSTARTUP|PERL5OPT|PROMPT_COMMAND)\b|\bNODE_OPTIONS\b["']?\s*[:=]\s*["']?[^"'\n]*(--require|-r\s|--import|--loader|--experimental-loader)|\bRUBYOPT\b["']?\s*[:=]\s*["']?[^"'\n]*-r`)
 
 // mcpReEditorAgentApproval finds an editor setting that lets its coding agent act unasked:
 // VS Code's chat.tools.*autoApprove family (global, terminal, edits, URLs) and the older
@@ -235,7 +235,7 @@ var mcpReLoaderEnv = lazyRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BA
 var mcpReEditorAgentApproval = lazyRegexp(`(?i)["']?(chat\.tools(\.[a-z]+)*\.autoApprove|chat\.agent\.autoApprove|github\.copilot\.chat\.agent\.autoApprove|chat\.mcp\.autostart|cline\.autoApprov[a-z]*|roo-cline\.[a-zA-Z]*autoApprov[a-z]*|roo-cline\.alwaysAllow[a-zA-Z]*)["']?\s*:`)
 
 // mcpReFolderOpenTask finds a VS Code task that runs as soon as the folder is opened.
-var mcpReFolderOpenTask = lazyRegexp(`(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`)
+var mcpReFolderOpenTask = lazyLitRegexp(`(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`)
 
 // mcpEditorStartupFile says whether a path is an editor's or a tool's project startup file:
 // .vscode/*.json, a .code-workspace, .devcontainer, .idea, .envrc.
