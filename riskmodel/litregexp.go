@@ -184,14 +184,14 @@ func litPrefixes(re *syntax.Regexp, asciiFold bool) (set []litPrefix, exact, ok 
 		for i, sub := range re.Sub {
 			s, ex, ok := litPrefixes(sub, asciiFold)
 			if !ok {
-				return out, false, true
+				return partialPrefixes(out)
 			}
 			if !ex && hasEmptyPrefix(s) {
 				// An optional part: a match starts with one of its prefixes or, when it
 				// matches nothing, with what follows it.
 				rest, _, ok := litPrefixes(&syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[i+1:]}, asciiFold)
 				if !ok {
-					return out, false, true
+					return partialPrefixes(out)
 				}
 				var alt []litPrefix
 				for _, p := range s {
@@ -204,7 +204,7 @@ func litPrefixes(re *syntax.Regexp, asciiFold bool) (set []litPrefix, exact, ok 
 			var next []litPrefix
 			for _, a := range out {
 				if a.fold {
-					return out, false, true
+					return partialPrefixes(out)
 				}
 				for _, b := range s {
 					// A folded prefix after an exact one folds the whole: comparing the exact
@@ -213,16 +213,29 @@ func litPrefixes(re *syntax.Regexp, asciiFold bool) (set []litPrefix, exact, ok 
 				}
 			}
 			if len(next) > maxLitPrefixes {
-				return out, false, true
+				return partialPrefixes(out)
 			}
 			out = dedupPrefixes(next)
 			if !ex {
-				return out, false, true
+				return partialPrefixes(out)
 			}
 		}
 		return out, true, true
 	}
 	return nil, false, false
+}
+
+// partialPrefixes is the answer of a concatenation that stops early: the prefixes so far,
+// which every match begins with. When one of them is empty nothing is known of where a match
+// begins; that is not ok, so that a caller does not take the part for one that may match
+// nothing and look past it.
+func partialPrefixes(out []litPrefix) ([]litPrefix, bool, bool) {
+	for _, p := range out {
+		if p.s == "" && !p.fold {
+			return nil, false, false
+		}
+	}
+	return out, false, true
 }
 
 // shortenPrefixes cuts the longest prefixes of set a byte at a time until at most
@@ -398,4 +411,46 @@ func (l *litRegexp) MatchString(s string) bool {
 		return l.re.MatchString(s)
 	}
 	return l.next(t, s, 0) != nil
+}
+
+// lineRegexp is a line-anchored expression (`^…` in (?m) mode) none of whose matches can span
+// a newline, searched line by line and only in lines that hold the byte every match holds.
+// Go's regexp steps its automaton through every byte of a (?m)^ search; most lines of a
+// large text (code, a file body) cannot match at all.
+type lineRegexp struct {
+	re   *regexp.Regexp // the expression anchored at the start of a line's text
+	need byte
+}
+
+// lazyLineRegexp compiles pattern, which must begin with ^ and must not match a newline,
+// on first use. need is a byte that every match contains.
+func lazyLineRegexp(pattern string, need byte) func() *lineRegexp {
+	return sync.OnceValue(func() *lineRegexp { return &lineRegexp{re: regexp.MustCompile(pattern), need: need} })
+}
+
+// FindAllStringSubmatchIndex is that of (?m)pattern over s: one match at most per line, at
+// its start, so the matches of the lines in order are the matches of the whole.
+func (l *lineRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	var out [][]int
+	for start := 0; start <= len(s) && (n < 0 || len(out) < n); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		line := s[start:end]
+		if strings.IndexByte(line, l.need) >= 0 {
+			if m := l.re.FindStringSubmatchIndex(line); m != nil {
+				for k := range m {
+					if m[k] >= 0 {
+						m[k] += start
+					}
+				}
+				out = append(out, m)
+			}
+		}
+		start = end + 1
+	}
+	return out
 }
