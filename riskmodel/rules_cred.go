@@ -55,6 +55,20 @@ func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bo
 // credArg reports whether an argument names a credential store; recursive says the command
 // reads directories recursively, so a directory holding a store counts too.
 func (c *execCtx) credArg(arg string, recursive bool) (string, bool) {
+	m := c.scope.memo
+	if m == nil {
+		return c.credArgCompute(arg, recursive)
+	}
+	k := credKey{c.scope, arg, recursive}
+	if v, ok := m.cred[k]; ok {
+		return v.p, v.ok
+	}
+	p, ok := c.credArgCompute(arg, recursive)
+	m.cred[k] = credVal{p, ok}
+	return p, ok
+}
+
+func (c *execCtx) credArgCompute(arg string, recursive bool) (string, bool) {
 	t := c.target(arg)
 	if _, ok := c.inClass(catalog.Credential, t); ok {
 		return orStr(t.abs, arg), true

@@ -59,6 +59,28 @@ type Scope struct {
 	// target ("" when the target cannot be resolved). A path through a link resolves to the
 	// target: after "ln -s / dist", "dist/*" is "/*".
 	links map[string]string
+
+	// memo holds answers computed from a scope and a word, shared by the request's scopes
+	// (every copy made from it) and keyed by the scope they were computed in. A scope is
+	// never changed once made (cd, ln -s and pushd make copies), so an answer stays true.
+	memo *scopeMemo
+}
+
+// scopeMemo is a request's cache of per-word answers that the extraction and several rules
+// ask for again and again (a 64 KiB script repeats the same few words a thousand times).
+type scopeMemo struct {
+	cred map[credKey]credVal
+}
+
+type credKey struct {
+	sc        *Scope
+	arg       string
+	recursive bool
+}
+
+type credVal struct {
+	p  string
+	ok bool
 }
 
 // withCwd returns a copy of the scope whose relative paths resolve against dir; known=false
@@ -139,7 +161,7 @@ func (s *Scope) credentialStores() []string {
 // NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",
 // the home directory or a system directory.
 func NewScope(p *Policy, cwd string) *Scope {
-	s := &Scope{Home: p.Home}
+	s := &Scope{Home: p.Home, memo: &scopeMemo{cred: map[credKey]credVal{}}}
 	if s.Home == "" {
 		s.Home = inferHome(cwd)
 	}
