@@ -83,11 +83,36 @@ func (s *Segment) positional(skip int, withArg ...string) []string {
 // sub returns the n-th word after the command name that is not an option ("" if none), for
 // subcommand dispatch: git -C dir push → sub(0) == "push" with gitGlobalOpts.
 func (s *Segment) sub(n int, withArg ...string) string {
-	p := s.positional(0, withArg...)
+	var p []string
+	if len(withArg) == 0 {
+		p = s.subWords()
+	} else {
+		p = s.positional(0, withArg...)
+	}
 	if n < len(p) {
 		return p[n]
 	}
 	return ""
+}
+
+// subWords is positional(0), computed once for the segment's current Args. The result is
+// shared: callers must not change it.
+func (s *Segment) subWords() []string {
+	if s.subsFor != nil && len(s.subsFor) == len(s.Args) {
+		same := true
+		for i, a := range s.Args {
+			if s.subsFor[i] != a {
+				same = false
+				break
+			}
+		}
+		if same {
+			return s.subs
+		}
+	}
+	s.subs = s.positional(0)
+	s.subsFor = append(make([]string, 0, len(s.Args)), s.Args...)
+	return s.subs
 }
 
 // arg reports whether any argument equals one of vs.

@@ -51,6 +51,11 @@ type Segment struct {
 	// scope is the frame this segment runs in: the request's, with the working directory
 	// and symlinks the commands before it set up. nil means the request's own scope.
 	scope *Scope
+
+	// subs caches the words sub reads (positional(0)), dozens of rules asking for them; it
+	// holds for the Args it was computed from (subsFor, a copy), and is recomputed when those
+	// change.
+	subs, subsFor []string
 }
 
 // Redirect is one redirection of a segment.
