@@ -69,7 +69,13 @@ type Scope struct {
 // scopeMemo is a request's cache of per-word answers that the extraction and several rules
 // ask for again and again (a 64 KiB script repeats the same few words a thousand times).
 type scopeMemo struct {
-	cred map[credKey]credVal
+	cred    map[credKey]credVal
+	resolve map[resolveKey]credVal
+}
+
+type resolveKey struct {
+	sc  *Scope
+	arg string
 }
 
 type credKey struct {
@@ -161,7 +167,7 @@ func (s *Scope) credentialStores() []string {
 // NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",
 // the home directory or a system directory.
 func NewScope(p *Policy, cwd string) *Scope {
-	s := &Scope{Home: p.Home, memo: &scopeMemo{cred: map[credKey]credVal{}}}
+	s := &Scope{Home: p.Home, memo: &scopeMemo{cred: map[credKey]credVal{}, resolve: map[resolveKey]credVal{}}}
 	if s.Home == "" {
 		s.Home = inferHome(cwd)
 	}
@@ -221,6 +227,19 @@ func (s *Scope) expandHome(p string) string {
 // false when the argument holds something unresolvable (a variable, a substitution, another
 // user's "~name").
 func (s *Scope) Resolve(arg string) (abs string, ok bool) {
+	if s.memo == nil {
+		return s.resolve(arg)
+	}
+	k := resolveKey{s, arg}
+	if v, ok := s.memo.resolve[k]; ok {
+		return v.p, v.ok
+	}
+	abs, ok = s.resolve(arg)
+	s.memo.resolve[k] = credVal{abs, ok}
+	return abs, ok
+}
+
+func (s *Scope) resolve(arg string) (abs string, ok bool) {
 	p := s.expandHome(arg)
 	if strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`") || p == "" {
 		return "", false
