@@ -40,6 +40,20 @@ func (c *execCtx) rawPath(arg string) string {
 // inClass returns the catalogue entry of class that a target falls in: judged on the
 // argument as written (globs and braces included) and on the resolved path.
 func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bool) {
+	m := c.scope.memo
+	if m == nil {
+		return c.inClassCompute(class, t)
+	}
+	k := classKey{c.scope, class, t.arg, t.abs}
+	if v, ok := m.class[k]; ok {
+		return v.e, v.ok
+	}
+	e, ok := c.inClassCompute(class, t)
+	m.class[k] = classVal{e, ok}
+	return e, ok
+}
+
+func (c *execCtx) inClassCompute(class catalog.Class, t target) (*catalog.PathEntry, bool) {
 	cat := catalog.Default()
 	if raw := c.rawPath(t.arg); raw != "" && raw != t.abs {
 		if e, ok := cat.Classify(class, raw, c.scope.Home); ok || HasGlob(t.arg) || strings.Contains(t.arg, "{") {

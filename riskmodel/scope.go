@@ -3,6 +3,8 @@ package riskmodel
 import (
 	"path"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // Zone says where a path lies relative to what the agent may change freely. Zones are what
@@ -71,6 +73,18 @@ type Scope struct {
 type scopeMemo struct {
 	cred    map[credKey]credVal
 	resolve map[resolveKey]credVal
+	class   map[classKey]classVal
+}
+
+type classKey struct {
+	sc       *Scope
+	class    catalog.Class
+	arg, abs string
+}
+
+type classVal struct {
+	e  *catalog.PathEntry
+	ok bool
 }
 
 type resolveKey struct {
@@ -219,7 +233,7 @@ func (s *Scope) credentialStores() []string {
 // NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",
 // the home directory or a system directory.
 func NewScope(p *Policy, cwd string) *Scope {
-	s := &Scope{Home: p.Home, memo: &scopeMemo{cred: map[credKey]credVal{}, resolve: map[resolveKey]credVal{}}}
+	s := &Scope{Home: p.Home, memo: &scopeMemo{cred: map[credKey]credVal{}, resolve: map[resolveKey]credVal{}, class: map[classKey]classVal{}}}
 	if s.Home == "" {
 		s.Home = inferHome(cwd)
 	}
