@@ -34,6 +34,10 @@ type secSecretPattern struct {
 	// the lower-cased text when lower is set); the expression is skipped otherwise.
 	need  []string
 	lower bool
+	// needAll lists substrings every one of which must occur (in the text as given) for the
+	// expression to match: a cheap test before an expression that Go's regexp steps through
+	// every byte for.
+	needAll []string
 }
 
 // Every expression is RE2 (linear in the input). Value classes stop at quotes and whitespace
@@ -66,10 +70,10 @@ var secSecretPatterns = []secSecretPattern{
 		`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest|apikey)\s+([A-Za-z0-9._~+/=\-]{6,})`)},
 	{need: []string{"bearer"}, lower: true, kind: "auth-header", group: 1, re: lazyRegexp(`(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{16,}=*)`), check: secCheckBearer},
 	// scheme://user:password@host — only the password is the secret.
-	{need: []string{"://"}, kind: "url-password", group: 1, re: lazyRegexp(
+	{need: []string{"://"}, needAll: []string{"@"}, kind: "url-password", group: 1, re: lazyRegexp(
 		`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^/\s:@"'<>]{1,256}:([^/\s@"'<>]{1,256})@`), check: secCheckPlainValue},
 	// curl -u user:password, --user=user:password.
-	{need: []string{"-u", "--user"}, kind: "basic-credentials", group: 1, re: lazyRegexp(
+	{need: []string{"-u", "--user"}, needAll: []string{":"}, kind: "basic-credentials", group: 1, re: lazyRegexp(
 		`(?:^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"']{1,128}:([^\s"']{1,256})`), check: secCheckPlainValue},
 	// --password VALUE, --token VALUE on a command line.
 	{need: []string{"pass", "token", "secret", "key"}, lower: true, kind: "secret-flag", keyGroup: 1, valGroups: []int{2}, re: lazyRegexp(
@@ -134,6 +138,12 @@ func FindSecrets(s string) []SecretMatch {
 		for _, n := range p.need {
 			if strings.Contains(hay, n) {
 				found = true
+				break
+			}
+		}
+		for _, n := range p.needAll {
+			if !strings.Contains(s, n) {
+				found = false
 				break
 			}
 		}
@@ -377,10 +387,14 @@ func secCheckYAMLKeyed(key, val string) (string, bool) {
 	return secCheckKeyed(key, val)
 }
 
+// secKeySeparators drops the separators of a key name; built once (a Replacer is safe for
+// concurrent use and builds its tables on first use).
+var secKeySeparators = strings.NewReplacer("_", "", "-", "", ".", "")
+
 // secKeyedKind names a keyed secret after its key: "password", "token", "api-key" or "secret".
 func secKeyedKind(key string) string {
 	k := strings.ToLower(key)
-	k = strings.NewReplacer("_", "", "-", "", ".", "").Replace(k)
+	k = secKeySeparators.Replace(k)
 	switch {
 	case strings.Contains(k, "pass"):
 		return "password"
