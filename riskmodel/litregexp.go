@@ -2,8 +2,8 @@ package riskmodel
 
 import (
 	"regexp"
-	"strings"
 	"regexp/syntax"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )

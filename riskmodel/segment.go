@@ -56,6 +56,12 @@ type Segment struct {
 	// holds for the Args it was computed from (subsFor, a copy), and is recomputed when those
 	// change.
 	subs, subsFor []string
+	// writes caches writeTargets for the scope writesScope and the Args and Redirs it was
+	// computed from (copies).
+	writes       []target
+	writesScope  *Scope
+	writesFor    []string
+	writesRedirs []Redirect
 }
 
 // Redirect is one redirection of a segment.
