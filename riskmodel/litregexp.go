@@ -413,23 +413,32 @@ func (l *litRegexp) MatchString(s string) bool {
 	return l.next(t, s, 0) != nil
 }
 
-// lineRegexp is a line-anchored expression (`^…` in (?m) mode) none of whose matches can span
-// a newline, searched line by line and only in lines that hold the byte every match holds.
-// Go's regexp steps its automaton through every byte of a (?m)^ search; most lines of a
-// large text (code, a file body) cannot match at all.
+// lineRegexp searches an expression none of whose matches can hold a newline, except as
+// their first byte when fromNewline is set, line by line and only in lines that hold the
+// byte every match holds. Go's regexp steps its automaton through every byte of the text;
+// most lines of a large text (code, a file body) cannot match at all.
+//
+// Without fromNewline the expression is line-anchored (`^…` in (?m) mode, compiled without
+// (?m)): a line's text is searched alone. With fromNewline each line is searched together with
+// the newline before it, and the expression must not be able to match at that newline through
+// a ^ (which is true at the start of the searched text but not in the whole): the ^ of
+// `(?:^|[^…])KEY` is followed by a word that cannot start with a newline.
 type lineRegexp struct {
-	re   *regexp.Regexp // the expression anchored at the start of a line's text
-	need byte
+	re          *regexp.Regexp
+	need        byte
+	fromNewline bool
 }
 
-// lazyLineRegexp compiles pattern, which must begin with ^ and must not match a newline,
-// on first use. need is a byte that every match contains.
-func lazyLineRegexp(pattern string, need byte) func() *lineRegexp {
-	return sync.OnceValue(func() *lineRegexp { return &lineRegexp{re: regexp.MustCompile(pattern), need: need} })
+// lazyLineRegexp compiles pattern on first use. need is a byte that every match contains.
+func lazyLineRegexp(pattern string, need byte, fromNewline bool) func() *lineRegexp {
+	return sync.OnceValue(func() *lineRegexp {
+		return &lineRegexp{re: regexp.MustCompile(pattern), need: need, fromNewline: fromNewline}
+	})
 }
 
-// FindAllStringSubmatchIndex is that of (?m)pattern over s: one match at most per line, at
-// its start, so the matches of the lines in order are the matches of the whole.
+// FindAllStringSubmatchIndex is that of the expression over s: the matches lie each within
+// one line's window and the windows do not overlap, so the matches of the windows in order
+// are the matches of the whole.
 func (l *lineRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	var out [][]int
 	for start := 0; start <= len(s) && (n < 0 || len(out) < n); {
@@ -439,12 +448,19 @@ func (l *lineRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 		} else {
 			end += start
 		}
-		line := s[start:end]
-		if strings.IndexByte(line, l.need) >= 0 {
-			if m := l.re.FindStringSubmatchIndex(line); m != nil {
+		from := start
+		if l.fromNewline && start > 0 {
+			from = start - 1 // the newline before the line
+		}
+		win := s[from:end]
+		if strings.IndexByte(win, l.need) >= 0 {
+			for _, m := range l.re.FindAllStringSubmatchIndex(win, -1) {
+				if n >= 0 && len(out) >= n {
+					break
+				}
 				for k := range m {
 					if m[k] >= 0 {
-						m[k] += start
+						m[k] += from
 					}
 				}
 				out = append(out, m)

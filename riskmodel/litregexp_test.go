@@ -109,7 +109,7 @@ func TestKeyedDetectorsMatchPlain(t *testing.T) {
 		'y': regexp.MustCompile(`(?m)^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`),
 	}
 	inputs := append(litRegexpInputs(t), "", ":", "\n", "a: b", "a: b\n", "\na: b", "  - key: v\n\tx:\t1\n-: 2\n_a.b-c: \n:\n", "k:v\nk: v",
-		"password: hunter2\r\ntoken:  x\n\n\nsecret:", `{"api_key": "x", 'b':1}`, "A=1 B = 2\n--token=x", "x\n"+strings.Repeat("a", 70)+": 1\n")
+		"password: hunter2\r\ntoken:  x\n\n\nsecret:", `{"api_key": "x", 'b':1}`, "A=1 B = 2\n--token=x", "a\nb=1", "\n-x=1", "x\n\n=1\n", "a=1\nb=2\n\tc = 3", "\r\nk=v", "=\n=", "é\nk=v", "x.y\n--k=v\n", "x\n"+strings.Repeat("a", 70)+": 1\n")
 	if raceEnabled {
 		var sample []string
 		for i := 0; i < len(inputs); i += 12 {

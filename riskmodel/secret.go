@@ -103,13 +103,15 @@ type submatcher interface {
 
 var secKeyedDetectors = []secKeyedDetector{
 	// KEY=value (env, INI, query strings, --flag=value).
-	{style: '=', re: lazySubmatcher(lazyRegexp(`(?:^|[^A-Za-z0-9_\-.])-{0,2}([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*=[ \t]*`))},
+	// Every match lies within one line and the newline before it: lineRegexp looks only at
+	// lines holding an '='.
+	{style: '=', re: lazySubmatcher(lazyLineRegexp(`(?:^|[^A-Za-z0-9_\-.])-{0,2}([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*=[ \t]*`, '=', true))},
 	// "key": "value" (JSON, Python dicts). Every match starts at a quote: litRegexp looks only
 	// there.
 	{style: 'j', re: lazySubmatcher(lazyLitRegexp(`["']([A-Za-z_][A-Za-z0-9_\-.]{0,63})["'][ \t]*:[ \t]*`))},
 	// key: value at the start of a line (YAML, HTTP headers). Every match lies within one line
 	// holding a colon: lineRegexp looks only at those.
-	{style: 'y', re: lazySubmatcher(lazyLineRegexp(`^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`, ':'))},
+	{style: 'y', re: lazySubmatcher(lazyLineRegexp(`^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`, ':', false))},
 }
 
 func lazySubmatcher[T submatcher](f func() T) func() submatcher {
