@@ -18,7 +18,7 @@ func litRegexpCases() map[string]*litRegexp {
 		"reShellCall": reShellCall(), "reBacktick": reBacktick(), "reDelete": reDelete(),
 		"reOpen": reOpen(), "reURL": reURL(), "reSocket": reSocket(), "reB64Literal": reB64Literal(),
 		"reSendsBody": reSendsBody(), "reBareURL": reBareURL(),
-		"mcpReRemoteCode": mcpReRemoteCode(), "mcpReEditorAgentApproval": mcpReEditorAgentApproval(), "mcpReLoaderEnv": mcpReLoaderEnv(), "mcpReFolderOpenTask": mcpReFolderOpenTask(),
+		"mcpReRemoteCode": mcpReRemoteCode.re(), "mcpReEditorAgentApproval": mcpReEditorAgentApproval(), "mcpReLoaderEnv": mcpReLoaderEnv.re(), "mcpReFolderOpenTask": mcpReFolderOpenTask.re(),
 	}
 }
 

@@ -250,8 +250,8 @@ func fsRules() []*Rule {
 				if msg, ok := toolAutorunWrite(c, s, body); ok {
 					return msg, true
 				}
-				folderOpen := mcpReFolderOpenTask().MatchString(body)
-				loader := mcpReLoaderEnv().FindString(body)
+				folderOpen := mcpReFolderOpenTask.MatchString(body)
+				loader := mcpReLoaderEnv.FindString(body)
 				if !folderOpen && loader == "" {
 					return "", false
 				}
@@ -264,7 +264,7 @@ func fsRules() []*Rule {
 						c.certainty = certaintySure
 						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with " + loader + ": every program started from it loads code it names", true
 					}
-					if m := mcpReRemoteCode().FindString(body); m != "" {
+					if m := mcpReRemoteCode.FindString(body); m != "" {
 						c.certainty = certaintySure
 						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with a task that runs on opening the folder and fetches or runs remote code (" + m + ")", true
 					}
@@ -728,14 +728,14 @@ var npmLifecycleScripts = map[string]bool{"preinstall": true, "install": true, "
 // script or hook is project work; one that runs what a server sends is remote code made
 // persistent.
 func toolAutorunWrite(c *execCtx, s *Segment, body string) (string, bool) {
-	remote := mcpReRemoteCode().FindString(body)
+	remote := mcpReRemoteCode.FindString(body)
 	if remote == "" {
 		return "", false
 	}
 	if n := s.Name(); (n == "npm" || n == "pnpm" || n == "yarn" || n == "bun") && s.sub(0) == "pkg" && s.sub(1) == "set" {
 		for _, a := range s.Args[3:] {
 			k, v, ok := strings.Cut(a, "=")
-			if ok && strings.HasPrefix(k, "scripts.") && npmLifecycleScripts[strings.TrimPrefix(k, "scripts.")] && mcpReRemoteCode().MatchString(v) {
+			if ok && strings.HasPrefix(k, "scripts.") && npmLifecycleScripts[strings.TrimPrefix(k, "scripts.")] && mcpReRemoteCode.MatchString(v) {
 				c.certainty = certaintySure
 				return "Sets the package's " + strings.TrimPrefix(k, "scripts.") + " script, which the package manager runs by itself, to code that fetches or runs remote code (" + remote + ")", true
 			}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -28,10 +27,12 @@ const EventClineToolCall = "tool_call"
 //
 // Cline has no "ask" from a hook (review is parsed but not acted on), and its cancel does not
 // refuse one call: it aborts the whole task ("aborted by another client"), and the model is
-// told nothing. A hook that exits non-zero (1, 2, …), prints something that is not JSON, or
-// runs past Cline's 120 s limit lets the tool run (docs/hosts.md has what the real host
-// showed). So every answer guardian gives is JSON with exit 0: a deny and an ask are a
-// cancel, and the fail-safe is a cancel too, given before guardian's own deadline.
+// told nothing. Cline reads only the hook's stdout: nothing, something that is not JSON, or
+// running past Cline's 120 s limit lets the tool run, whatever the exit status (docs/hosts.md
+// has what the real host showed). So every answer guardian gives is JSON with exit 0 — a deny
+// and an ask are a cancel, and the fail-safe is a cancel too, given before guardian's own
+// deadline — and the hook script the installer writes (clineScript) cancels on every failure
+// guardian cannot answer for itself.
 type Cline struct{}
 
 // clinePayload is the part of Cline's payload guardian reads; every other key is accepted.
@@ -220,7 +221,7 @@ func (Cline) Answer(c Call, res guardian.Result) Reply {
 	return clineCancel(clean("guardian asks a human to decide, and Cline cannot ask from a hook, so the task is stopped: " + reason(res)))
 }
 
-// Failsafe cancels, in JSON with exit 0: Cline runs the tool on any other exit status.
+// Failsafe cancels, in JSON with exit 0, so that the script passes guardian's reason on.
 func (Cline) Failsafe(_, why string) Reply {
 	return clineCancel(clean("guardian could not review this tool call, so the task is stopped: " + why))
 }
@@ -235,16 +236,51 @@ func clineCancel(why string) Reply {
 // clineScriptMarker opens guardian's hook script.
 const clineScriptMarker = "#!/bin/sh\n# guardian's Cline PreToolUse hook (guardian hook install cline). Do not edit: reinstall instead."
 
-// clineScript is the hook script: the hook command on a line of its own, so that its exit
-// status and output are the script's. The command is repeated as a JSON string in a comment,
-// which is what verify and the installers read back.
+// clineScript is the hook script. Cline reads only the hook's stdout, never its exit status
+// (@cline/core's beforeTool: an empty stdout, output that is not JSON and a timeout all let the
+// call run), so a guardian that cannot answer — missing, crashing, killed, printing garbage —
+// would let every call through. The script is what closes that, as OpenCode's plugin does: it
+// runs the hook command (itself again with --run, so that the command stays on a line of its
+// own, exactly as installed), under coreutils' timeout where there is one, and prints the
+// command's output only when the command exits 0 with one line that is one of guardian's two
+// answers, {} or a cancel; on anything else it prints a cancel of its own. The command is
+// repeated as a JSON string in a comment, which is what verify and the installers read back.
 func clineScript(command string, timeoutMS int) []byte {
+	sec := (timeoutMS + 999) / 1000
 	return []byte(clineScriptMarker + `
-# Cline runs this before every tool call with the call on stdin; guardian answers {} to let it
-# run or {"cancel":true,…} to stop the task. Remove it with: guardian hook uninstall cline --write
+# Cline runs this before every tool call with the call on stdin. It prints guardian's answer,
+# {} to let the call run or {"cancel":true,…} to stop the task, and a cancel of its own on any
+# failure: guardian missing, crashing or killed, no answer within the timeout, an answer that is
+# not guardian's (Cline would run the tool on each). Remove it with:
+#   guardian hook uninstall cline --write
 # command: ` + jsString(command) + `
 # timeout-ms: ` + fmt.Sprint(timeoutMS) + `
+if [ "${1-}" = --run ]; then
 ` + command + `
+exit
+fi
+cancel() {
+	printf '{"cancel":true,"errorMessage":"guardian could not review this tool call, so the task is stopped: %s"}\n' "$1"
+	exit 0
+}
+if command -v timeout >/dev/null 2>&1; then
+	reply=$(timeout -s KILL ` + fmt.Sprint(sec) + ` /bin/sh "$0" --run)
+else
+	reply=$(/bin/sh "$0" --run)
+fi
+status=$?
+case $status in
+0) ;;
+124 | 137) cancel "the hook command was killed or gave no answer within ` + fmt.Sprint(sec) + ` s (exit status $status)" ;;
+*) cancel "the hook command exited with status $status" ;;
+esac
+case $reply in
+*'
+'*) cancel "the hook command printed more than one line" ;;
+'{}') printf '{}\n' ;;
+'{"cancel":true,"errorMessage":"'*'"}') printf '%s\n' "$reply" ;;
+*) cancel "the hook command printed no answer of guardian's" ;;
+esac
 `)
 }
 
@@ -253,8 +289,8 @@ var clineFile = ownedFile{
 	host:      "cline",
 	marker:    clineScriptMarker,
 	render:    clineScript,
-	commandRE: regexp.MustCompile(`(?m)^# command: (".*")$`),
-	timeoutRE: regexp.MustCompile(`(?m)^# timeout-ms: ([0-9]+)$`),
+	commandRE: lazyRegexp(`(?m)^# command: (".*")$`),
+	timeoutRE: lazyRegexp(`(?m)^# timeout-ms: ([0-9]+)$`),
 }
 
 // clineHost is Cline CLI: guardian's executable PreToolUse script in $CLINE_DIR/hooks (else
@@ -304,25 +340,20 @@ func clineHost() Host {
 	}
 }
 
-// interpretCline says what Cline CLI 3.0.65 makes of a PreToolUse hook's reply (docs/hosts.md):
-// one JSON object with "cancel": true stops the task ("deny": Cline has nothing else, so
-// guardian's ask reads the same); {} or an object without cancel runs the
-// tool; a non-zero exit or output that is not JSON runs it too (fails open).
+// interpretCline says what Cline CLI 3.0.65, running guardian's script, makes of the hook
+// command's stdout and exit status: it mirrors the script, so verify checks the command the
+// script runs as the script reads it. {} runs the tool; one line that is guardian's cancel
+// stops the task ("deny": Cline has nothing else, so guardian's ask reads the same); a non-zero
+// exit and any other output make the script cancel ("blocked").
 func interpretCline(out []byte, code int) string {
-	if code != 0 {
-		return fmt.Sprintf("runs (fails open: exit status %d)", code)
-	}
-	if len(bytes.TrimSpace(out)) == 0 {
+	reply := bytes.TrimRight(out, "\n") // as the script's $(…) reads it
+	switch {
+	case code != 0 || bytes.Contains(reply, []byte("\n")):
+		return "blocked"
+	case string(reply) == "{}":
 		return "allow"
-	}
-	var reply struct {
-		Cancel *bool `json:"cancel"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(out), &reply) != nil {
-		return "runs (fails open: the reply is not JSON)"
-	}
-	if reply.Cancel != nil && *reply.Cancel {
+	case bytes.HasPrefix(reply, []byte(`{"cancel":true,"errorMessage":"`)) && bytes.HasSuffix(reply, []byte(`"}`)):
 		return "deny"
 	}
-	return "allow"
+	return "blocked"
 }

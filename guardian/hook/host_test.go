@@ -24,6 +24,7 @@ func TestHostsRoundTrip(t *testing.T) {
 		"gemini":  {`{"general":{"vimMode":true},"hooks":{"BeforeTool":[{"matcher":"read_file","hooks":[{"type":"command","command":"audit.sh","timeout":1000}]}]}}`},
 		"copilot": {`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"audit.sh","timeoutSec":5}],"sessionStart":[{"type":"command","bash":"hello.sh"}]}}`},
 		"qwen":    {`{"model":{"name":"qwen3-coder"},"hooks":{"PreToolUse":[{"matcher":"read_file","hooks":[{"type":"command","command":"audit.sh","timeout":1000}]}]}}`},
+		"cursor":  {`{"version":1,"hooks":{"preToolUse":[{"command":"audit.sh","timeout":5}],"stop":[{"command":"bell.sh"}]}}`},
 	}
 	for _, h := range Hosts() {
 		t.Run(h.Name, func(t *testing.T) {

@@ -175,8 +175,8 @@ func TestClinePayloads(t *testing.T) {
 	})
 }
 
-// TestClineReplies: every answer is JSON with exit 0 (Cline runs the tool on any other
-// status), and deny, ask and the fail-safe all cancel.
+// TestClineReplies: every answer is JSON with exit 0 (the hook script cancels on anything
+// else), and deny, ask and the fail-safe all cancel.
 func TestClineReplies(t *testing.T) {
 	call := Call{Event: EventClineToolCall}
 	for _, tc := range []struct {
@@ -201,12 +201,13 @@ func TestClineReplies(t *testing.T) {
 	if r := (Cline{}).Failsafe("", "boom"); !strings.Contains(string(r.Stdout), `"errorMessage":"guardian could not review`) {
 		t.Errorf("fail-safe %s does not carry the reason in errorMessage (Cline's cancel reason)", r.Stdout)
 	}
+	// Every other output and exit status is a failure, which guardian's hook script cancels.
 	for _, tc := range []struct {
 		out  string
 		exit int
-	}{{"garbage", 0}, {`{"cancel":true}`, 1}, {"", 2}} {
-		if got := interpretCline([]byte(tc.out), tc.exit); !strings.HasPrefix(got, "runs (fails open") {
-			t.Errorf("interpretCline(%q, %d) = %s, want a fail-open run", tc.out, tc.exit, got)
+	}{{"garbage", 0}, {"", 0}, {`{"cancel":true}`, 1}, {`{}`, 1}, {"", 2}, {`{"cancel":false}`, 0}, {"{}\n{}\n", 0}} {
+		if got := interpretCline([]byte(tc.out), tc.exit); got != "blocked" {
+			t.Errorf("interpretCline(%q, %d) = %s, want blocked (the script cancels)", tc.out, tc.exit, got)
 		}
 	}
 }

@@ -64,25 +64,35 @@ func (h clineHost) Run(t *testing.T, w world, call toolCall, o runOpts) hostRun 
 
 // TestCline runs the command and fail-safe scenarios on the real Cline CLI with guardian
 // installed by its installer: the destructive commands stop the task before they run (Cline's
-// only way to refuse), the benign one runs, and every failure of guardian stops the task too —
-// Cline runs the tool when a hook exits non-zero or prints anything but JSON, so guardian
-// always answers JSON with exit 0, its fail-safe included. The hook's own failures (a crash,
-// garbage) are run too, to record that Cline fails open on them.
+// only way to refuse), the benign one runs, and every failure of guardian stops the task too.
+// Cline reads only the hook's stdout (an empty one, garbage or a timeout runs the tool,
+// whatever the exit status), so guardian answers JSON with exit 0, its fail-safe included, and
+// the hook script the installer writes cancels on every failure guardian cannot answer for
+// itself: a hook that crashes, prints garbage, hangs past the installed timeout, or is missing.
 func TestCline(t *testing.T) {
 	s := need(t)
 	h := clineHost{bin: s.cline}
 	t.Run("commands", func(t *testing.T) { runCommandTable(t, s, h, 1, runYoloUnguarded) })
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
 	t.Run("hook failure", func(t *testing.T) {
-		for _, fault := range []string{"start:exit1", "start:garbage"} {
-			t.Run(fault, func(t *testing.T) {
+		for _, c := range []struct {
+			name string
+			args []string
+			env  []string
+		}{
+			{"crash", nil, []string{"GUARDIAN_FAULT=start:exit1"}},
+			{"garbage", nil, []string{"GUARDIAN_FAULT=start:garbage"}},
+			{"hang", []string{"--timeout", "7"}, []string{"GUARDIAN_FAULT=start:hang"}},
+			{"missing", []string{"--command", "/nonexistent/guardian hook cline --deadline 10s"}, nil},
+		} {
+			t.Run(c.name, func(t *testing.T) {
 				w := preparedWorld(t, h)
-				install(t, h, w, s.faults)
-				r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: []string{"GUARDIAN_FAULT=" + fault}})
+				install(t, h, w, s.faults, c.args...)
+				r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: c.env})
 				got := classify(h, r, w.marked("ran"))
-				t.Logf("%s: %s (Cline fails open on a hook that cannot answer)", fault, got)
-				if got != ran {
-					t.Fatalf("outcome %q: Cline no longer runs the tool when its hook fails; update docs/hosts.md\n%s", got, r.describe())
+				t.Logf("%s: %s in %s", c.name, got, r.took)
+				if got != taskStopped {
+					t.Fatalf("outcome %q, want guardian's hook script to stop the task\n%s", got, r.describe())
 				}
 			})
 		}
