@@ -49,6 +49,9 @@ func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bo
 		return v.e, v.ok
 	}
 	e, ok := c.inClassCompute(class, t)
+	if m.class == nil {
+		m.class = map[classKey]classVal{}
+	}
 	m.class[k] = classVal{e, ok}
 	return e, ok
 }
@@ -78,6 +81,9 @@ func (c *execCtx) credArg(arg string, recursive bool) (string, bool) {
 		return v.p, v.ok
 	}
 	p, ok := c.credArgCompute(arg, recursive)
+	if m.cred == nil {
+		m.cred = map[credKey]credVal{}
+	}
 	m.cred[k] = credVal{p, ok}
 	return p, ok
 }

@@ -69,7 +69,8 @@ type Scope struct {
 }
 
 // scopeMemo is a request's cache of per-word answers that the extraction and several rules
-// ask for again and again (a 64 KiB script repeats the same few words a thousand times).
+// ask for again and again (a 64 KiB script repeats the same few words a thousand times). Its
+// maps are made on first use, so a request that asks nothing pays nothing.
 type scopeMemo struct {
 	cred    map[credKey]credVal
 	resolve map[resolveKey]credVal
@@ -233,7 +234,7 @@ func (s *Scope) credentialStores() []string {
 // NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",
 // the home directory or a system directory.
 func NewScope(p *Policy, cwd string) *Scope {
-	s := &Scope{Home: p.Home, memo: &scopeMemo{cred: map[credKey]credVal{}, resolve: map[resolveKey]credVal{}, class: map[classKey]classVal{}}}
+	s := &Scope{Home: p.Home, memo: &scopeMemo{}}
 	if s.Home == "" {
 		s.Home = inferHome(cwd)
 	}
@@ -301,6 +302,9 @@ func (s *Scope) Resolve(arg string) (abs string, ok bool) {
 		return v.p, v.ok
 	}
 	abs, ok = s.resolve(arg)
+	if s.memo.resolve == nil {
+		s.memo.resolve = map[resolveKey]credVal{}
+	}
 	s.memo.resolve[k] = credVal{abs, ok}
 	return abs, ok
 }
