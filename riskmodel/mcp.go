@@ -1215,6 +1215,9 @@ func (c *mcpCtx) pathEntry(class catalog.Class, p *mcpPath) (*catalog.PathEntry,
 	if q == "" && (strings.HasPrefix(p.raw, "~") || strings.HasPrefix(p.raw, "/")) {
 		q = p.raw
 	}
+	if x := xdgPath(p.raw); q == "" && x != "" {
+		q = x // $XDG_STATE_HOME/guardian/…: classified as below the variable's default
+	}
 	if q == "" {
 		return nil, false
 	}
@@ -2488,7 +2491,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	// decision and level, the command's own assessment is the one reported.
 	var execTop *Finding
 	if c.shell != nil {
-		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd})
+		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd, Justification: mcpStatedReason(c.req.Message)})
 		for _, f := range ev.Assessment.Findings {
 			f.Segment, f.Message = RedactSecrets(f.Segment), RedactSecrets(f.Message)
 			findings = append(findings, f)

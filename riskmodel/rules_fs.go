@@ -87,7 +87,7 @@ func fsRules() []*Rule {
 						return "Recursively deletes " + c.where(t), true
 					}
 					if isCriticalSystemFile(t.abs) {
-						return "Deletes " + t.abs + ", which the system needs to boot or log in", true
+						return "Deletes " + t.abs + ", " + criticalFileWhat(t.abs), true
 					}
 				}
 				return "", false
@@ -214,6 +214,37 @@ func fsRules() []*Rule {
 					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "" && e.ID != "ssh.authorized-keys" {
 						return "Changes " + orStr(t.abs, t.arg) + " (" + e.What + "), which runs unattended later", true
 					}
+				}
+				return "", false
+			},
+		},
+		{
+			// Writing a credential store is tampering with the user's credentials: replacing
+			// ~/.aws/credentials or ~/.netrc destroys what the user kept there (docs/policy.md
+			// denies destroying data in home that is not a cache); adding an entry swaps in
+			// credentials the user never chose, which a person should decide (asked, high so
+			// that no model's allow stands). Stores that are also startup files (.npmrc,
+			// .ssh/config) are persistence and judged by fs.write.startup; the project's own
+			// .env inside the workspace is routine.
+			ID: "fs.write.credential", Level: High, Category: CatCredentialAccess,
+			CertainWhen: "it truncates the store and writes it anew (> or tee), destroying the credentials the user kept there",
+			Message:     "Writes a credential store outside the workspace (keys, cloud credentials, .netrc, tokens)",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				for _, t := range writeTargets(c, s) {
+					if t.zone == ZoneWorkspace || t.zone == ZoneTemp || t.zone == ZoneDevNull || c.specialWrite(t) {
+						continue
+					}
+					e, ok := c.inClass(catalog.Credential, t)
+					if !ok {
+						continue
+					}
+					if !overwrites(s, t.arg) {
+						// An append, or a copy or move whose destination may not exist yet
+						// (mv ~/.ssh/config ~/.ssh/config.bak): asked.
+						return "Writes " + orStr(t.abs, t.arg) + " (" + e.What + "), changing the credentials the user's tools use", true
+					}
+					c.certainty = certaintySure
+					return "Replaces " + orStr(t.abs, t.arg) + " (" + e.What + "), destroying the credentials kept there", true
 				}
 				return "", false
 			},
@@ -748,4 +779,15 @@ func toolAutorunWrite(c *execCtx, s *Segment, body string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// overwrites reports whether a segment truncates arg and writes it anew (> or tee without
+// -a), so what the file held before is lost.
+func overwrites(s *Segment, arg string) bool {
+	for _, r := range s.Redirs {
+		if r.Target == arg && r.Writes() {
+			return r.Op != ">>" && r.Op != "&>>"
+		}
+	}
+	return s.Name() == "tee" && !s.hasFlag("a", "--append")
 }
