@@ -232,7 +232,7 @@ var mcpReLoaderEnv = lazyNeedRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDI
 // chat.tools.autoApprove, Copilot's agent auto-approval, Cline's/Roo's auto-approve options.
 // Only these keys make an editor settings file an agent's approval configuration; the rest of
 // .vscode/ (tasks, launch, extensions, formatting) is ordinary project configuration.
-var mcpReEditorAgentApproval = lazyRegexp(`(?i)["']?(chat\.tools(\.[a-z]+)*\.autoApprove|chat\.agent\.autoApprove|github\.copilot\.chat\.agent\.autoApprove|chat\.mcp\.autostart|cline\.autoApprov[a-z]*|roo-cline\.[a-zA-Z]*autoApprov[a-z]*|roo-cline\.alwaysAllow[a-zA-Z]*)["']?\s*:`)
+var mcpReEditorAgentApproval = lazyLitRegexp(`(?i)["']?(chat\.tools(\.[a-z]+)*\.autoApprove|chat\.agent\.autoApprove|github\.copilot\.chat\.agent\.autoApprove|chat\.mcp\.autostart|cline\.autoApprov[a-z]*|roo-cline\.[a-zA-Z]*autoApprov[a-z]*|roo-cline\.alwaysAllow[a-zA-Z]*)["']?\s*:`)
 
 // mcpReFolderOpenTask finds a VS Code task that runs as soon as the folder is opened.
 var mcpReFolderOpenTask = lazyNeedRegexp(`(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`, true, "runOn")

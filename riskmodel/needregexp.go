@@ -1,7 +1,6 @@
 package riskmodel
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -18,7 +17,9 @@ import (
 // without one of the needs would be a false negative, a rule that stops firing.
 type needRegexp struct {
 	pattern string
-	re      func() *regexp.Regexp
+	// re is the expression itself, searched from its literal prefixes (litRegexp): a text
+	// that passes the literal test may still be 64 KiB of code.
+	re func() *litRegexp
 	// need are compared ASCII case-insensitively when fold (the expression is (?i)): they
 	// are then lower-case, and a text with non-ASCII bytes always goes to the expression,
 	// which also folds ſ to s and the Kelvin sign to k.
@@ -34,7 +35,7 @@ func lazyNeedRegexp(pattern string, fold bool, need ...string) *needRegexp {
 			need[i] = strings.ToLower(n)
 		}
 	}
-	return &needRegexp{pattern: pattern, re: lazyRegexp(pattern), need: need, fold: fold}
+	return &needRegexp{pattern: pattern, re: lazyLitRegexp(pattern), need: need, fold: fold}
 }
 
 // mayMatch reports whether s holds one of the needs, or cannot be tested cheaply.

@@ -45,6 +45,23 @@ func (c *execCtx) rawPath(arg string) string {
 // inClass returns the catalogue entry of class that a target falls in: judged on the
 // argument as written (globs and braces included) and on the resolved path.
 func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bool) {
+	m := c.scope.memo
+	if m == nil {
+		return c.inClassCompute(class, t)
+	}
+	k := classKey{c.scope, class, t.arg, t.abs}
+	if v, ok := m.class[k]; ok {
+		return v.e, v.ok
+	}
+	e, ok := c.inClassCompute(class, t)
+	if m.class == nil {
+		m.class = map[classKey]classVal{}
+	}
+	m.class[k] = classVal{e, ok}
+	return e, ok
+}
+
+func (c *execCtx) inClassCompute(class catalog.Class, t target) (*catalog.PathEntry, bool) {
 	cat := catalog.Default()
 	if raw := c.rawPath(t.arg); raw != "" && raw != t.abs {
 		if e, ok := cat.Classify(class, raw, c.scope.Home); ok || HasGlob(t.arg) || strings.Contains(t.arg, "{") {
@@ -60,6 +77,23 @@ func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bo
 // credArg reports whether an argument names a credential store; recursive says the command
 // reads directories recursively, so a directory holding a store counts too.
 func (c *execCtx) credArg(arg string, recursive bool) (string, bool) {
+	m := c.scope.memo
+	if m == nil {
+		return c.credArgCompute(arg, recursive)
+	}
+	k := credKey{c.scope, arg, recursive}
+	if v, ok := m.cred[k]; ok {
+		return v.p, v.ok
+	}
+	p, ok := c.credArgCompute(arg, recursive)
+	if m.cred == nil {
+		m.cred = map[credKey]credVal{}
+	}
+	m.cred[k] = credVal{p, ok}
+	return p, ok
+}
+
+func (c *execCtx) credArgCompute(arg string, recursive bool) (string, bool) {
 	t := c.target(arg)
 	if _, ok := c.inClass(catalog.Credential, t); ok {
 		return orStr(t.abs, arg), true

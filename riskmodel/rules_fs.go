@@ -481,9 +481,9 @@ func regen(c *execCtx, ts []string) bool {
 	return true
 }
 
-// writeTargets returns the files a segment writes: output redirections and the destination
-// arguments of writing commands.
-func writeTargets(c *execCtx, s *Segment) []target {
+// writeTargetsCompute returns the files a segment writes: output redirections and the
+// destination arguments of writing commands. writeTargets keeps the answer.
+func writeTargetsCompute(c *execCtx, s *Segment) []target {
 	var out []target
 	for _, r := range s.Redirs {
 		if r.Writes() && r.Target != "" {

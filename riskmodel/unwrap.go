@@ -628,10 +628,13 @@ func (x *extractor) findExec(seg *Segment, ctx walkCtx) (out taint) {
 
 // findPlaceholder is the path standing for what find matches below root: root/{} or, with a
 // -name filter, root/NAME with globs replaced by {} (so "*.pyc" stays recognisable).
+// findGlobPlaceholder turns a -name pattern into placeholder text; built once.
+var findGlobPlaceholder = strings.NewReplacer("*", "{}", "?", "{}", "[", "{", "]", "}")
+
 func findPlaceholder(args []string, root string) string {
 	name := "{}"
 	if n, ok := optValue(args[1:], "-name", "-iname"); ok && n != "" {
-		name = strings.NewReplacer("*", "{}", "?", "{}", "[", "{", "]", "}").Replace(n)
+		name = findGlobPlaceholder.Replace(n)
 	}
 	return strings.TrimSuffix(root, "/") + "/" + name
 }
