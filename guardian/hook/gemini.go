@@ -34,7 +34,9 @@ const GeminiMatcher = "^(run_shell_command|write_file|replace|mcp_.+)$"
 // (packages/core/src/hooks/hookRunner.ts; docs/hosts.md has what a real run showed). So the
 // fail-safe reply is a deny in JSON *and* exit status 2 with the reason on stderr, which
 // Gemini also reads as a block. Gemini's "ask" hangs a headless run until it is killed, so
-// guardian's ask is a deny whose reason says a human should decide.
+// guardian's ask is a deny whose reason says a human should decide. A guardian that cannot
+// give even its fail-safe — hung, crashed, missing — is blocked by the fail-closed wrapper the
+// installer puts around the command (geminiFailClosed).
 type Gemini struct{}
 
 // geminiPayload is Gemini CLI's BeforeTool payload.
