@@ -166,9 +166,9 @@ type mcpVerbInfo struct {
 }
 
 var mcpVerbTable = func() map[string]mcpVerbInfo {
-	m := map[string]mcpVerbInfo{}
+	m := make(map[string]mcpVerbInfo, 512) // above the words below: no growth at init
 	add := func(c mcpActClass, amb bool, words string) {
-		for _, w := range strings.Fields(words) {
+		for w := range strings.FieldsSeq(words) {
 			m[w] = mcpVerbInfo{c, amb}
 		}
 	}
@@ -294,9 +294,16 @@ var mcpProdWords = mcpWordSet(`prod production prd live`)
 var mcpProdKeys = mcpWordSet(`env environment target stage namespace cluster project projectid name app service stack
 	database bucket deployment context`)
 
+// mcpWordSet is the set of the words in s. Some sixty sets are built at package init, in every
+// process that links riskmodel (each hook call included), so it sizes the map once and splits
+// without allocating: growing the maps word by word was a tenth of a hook call's start-up.
 func mcpWordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
+	n := 0
+	for range strings.FieldsSeq(s) {
+		n++
+	}
+	m := make(map[string]bool, n)
+	for w := range strings.FieldsSeq(s) {
 		m[w] = true
 	}
 	return m
@@ -1208,6 +1215,9 @@ func (c *mcpCtx) pathEntry(class catalog.Class, p *mcpPath) (*catalog.PathEntry,
 	if q == "" && (strings.HasPrefix(p.raw, "~") || strings.HasPrefix(p.raw, "/")) {
 		q = p.raw
 	}
+	if x := xdgPath(p.raw); q == "" && x != "" {
+		q = x // $XDG_STATE_HOME/guardian/…: classified as below the variable's default
+	}
 	if q == "" {
 		return nil, false
 	}
@@ -1222,7 +1232,9 @@ func (c *mcpCtx) pathClass(class catalog.Class, p *mcpPath) string {
 	return ""
 }
 
-var mcpReRemoteCode = lazyRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`)
+var mcpReRemoteCode = lazyNeedRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`,
+	true, "curl", "wget", "nc", "socat", "telnet", "/dev/tcp/", "bash", "base64", "eval", "python", "perl", "|", "mkfifo",
+	"ProxyCommand", "LocalCommand", "sshCommand", "hooksPath")
 
 // writtenContent joins the content arguments of a write (content, text, newText, …).
 func (c *mcpCtx) writtenContent() string {
@@ -1502,7 +1514,7 @@ func mcpRules() []*Rule {
 					if e.ID == "ssh.authorized-keys" {
 						return fmt.Sprintf("%s, which writes %s: a new key there grants SSH login", c.call(), p.show()), true
 					}
-					if m := mcpReRemoteCode().FindString(c.writtenContent()); m != "" {
+					if m := mcpReRemoteCode.FindString(c.writtenContent()); m != "" {
 						return fmt.Sprintf("%s, which adds code that fetches or runs remote commands (%s) to %s", c.call(), mcpCleanText(m, 30), e.What), true
 					}
 					if e.Severity != "" {
@@ -1834,7 +1846,7 @@ func mcpRules() []*Rule {
 			mcp: func(c *mcpCtx) (string, bool) {
 				for _, p := range c.paths {
 					e, ok := c.pathEntry(catalog.Persistence, p)
-					if !ok || !p.writes() || p.op == mcpOpWrite && (e.Severity == "" || mcpReRemoteCode().MatchString(c.writtenContent())) {
+					if !ok || !p.writes() || p.op == mcpOpWrite && (e.Severity == "" || mcpReRemoteCode.MatchString(c.writtenContent())) {
 						continue // mcp.fs-persistence-write
 					}
 					return fmt.Sprintf("%s, which %s %s (%s): code there runs later, unattended", c.call(), mcpOpVerb(p.op), e.What, p.show()), true
@@ -2479,7 +2491,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	// decision and level, the command's own assessment is the one reported.
 	var execTop *Finding
 	if c.shell != nil {
-		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd})
+		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd, Justification: mcpStatedReason(c.req.Message)})
 		for _, f := range ev.Assessment.Findings {
 			f.Segment, f.Message = RedactSecrets(f.Segment), RedactSecrets(f.Message)
 			findings = append(findings, f)

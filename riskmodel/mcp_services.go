@@ -485,14 +485,14 @@ func (c *mcpCtx) browserish() bool {
 func mcpServiceRules() []*Rule {
 	return []*Rule{
 		{ID: "mcp.k8s-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
-			CertainWhen: "the read is bulk: a list, no name, all namespaces, -o yaml/json, or a production context",
+			CertainWhen: "the read is bulk (a list, no name, all namespaces), or one Secret's data is read (-o yaml/json, a production context) with no reason stated that names it",
 			Message:     "Reads Kubernetes Secret objects, whose data are credentials",
 			mcp: func(c *mcpCtx) (string, bool) {
 				hit, bulk := c.kubeSecretRead()
 				if !hit {
 					return "", false
 				}
-				if bulk != "" {
+				if bulk != "" && (c.kubeSecretListed() || !reasonRelates(mcpStatedReason(c.req.Message), c.argValues())) {
 					c.certainty = certaintySure // policy: Kubernetes secrets, bulk secret dumps
 					return fmt.Sprintf("%s, which reads Kubernetes Secrets %s into the agent's context: their data are credentials", c.call(), bulk), true
 				}

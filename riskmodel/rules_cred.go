@@ -26,6 +26,11 @@ func isCredentialPath(c *execCtx, abs string) bool {
 // back to its directory, which would lose what the glob can name.
 func (c *execCtx) rawPath(arg string) string {
 	p := c.scope.expandHome(arg)
+	if x := xdgPath(p); x != "" {
+		// $XDG_STATE_HOME/guardian/… is guardian's state whatever the variable holds: it is
+		// classified as if below the variable's default (~/.local/state/guardian/…).
+		return x
+	}
 	switch {
 	case p == "" || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.HasPrefix(p, "$"):
 		return ""
@@ -91,7 +96,7 @@ func readsRecursively(s *Segment) bool {
 var nonReaders = map[string]bool{"ls": true, "stat": true, "file": true, "test": true, "[": true, "chmod": true, "chown": true, "chgrp": true,
 	"du": true, "touch": true, "mkdir": true, "rm": true, "rmdir": true, "realpath": true, "readlink": true, "basename": true, "dirname": true,
 	"ssh": true, "ssh-add": true, "ssh-copy-id": true, "find": true, "cd": true, "shred": true, "unlink": true, "ssh-keygen": true,
-	"tree": true, "exa": true, "eza": true, "git": true, "echo": true}
+	"tree": true, "exa": true, "eza": true, "git": true, "echo": true, "tee": true}
 
 // outputFlags name the options whose value is a file the command writes.
 var outputFlags = map[string]bool{"-o": true, "-out": true, "-keyout": true, "--output": true, "-O": true, "--output-document": true,
@@ -223,15 +228,16 @@ func kubeSecretValuesShown(s *Segment, verb string) bool {
 }
 
 // secretValueRead reports a secretCommand match that certainly puts a stored secret's value in
-// front of the agent with no need stated: docs/policy.md denies reading credential stores
+// front of the agent with no need stated (no reason, or one that names nothing the command
+// reads): docs/policy.md denies reading credential stores
 // without need, and asks about one secret read for a stated reason. Not certain: a request
 // that states a reason; sign-in flows whose token is handed to another program (aws ecr
 // get-login-password | docker login, eval $(aws sts …)); commands that list names or mint new
 // credentials (kubectl get secrets, kubectl describe, iam create-access-key); access tokens
 // of the user's own cloud session, which API calls routinely need.
 func secretValueRead(c *execCtx, s *Segment) bool {
-	if strings.TrimSpace(c.req.Justification) != "" {
-		return false
+	if reasonRelates(c.req.Justification, s.Args) {
+		return false // a reason that names what is read (reason.go)
 	}
 	for _, o := range c.segs {
 		if o.PipeIn != s {
@@ -622,11 +628,11 @@ func credRules() []*Rule {
 		},
 		{
 			ID: "cred.secret-store", Level: High, Category: CatCredentialAccess,
-			CertainWhen: "it prints a stored secret's value with no reason stated",
+			CertainWhen: "it prints a stored secret's value, or mints an administrator's credentials, with no reason stated that names what it reads",
 			Message:     "Reads secrets from a keychain, password manager or cloud CLI",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				msg, ok := secretCommand(s)
-				if ok && secretValueRead(c, s) {
+				if ok && (secretValueRead(c, s) || adminCredentialMinted(c, s)) {
 					c.certainty = certaintySure
 				}
 				return msg, ok

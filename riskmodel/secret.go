@@ -165,7 +165,12 @@ func FindSecrets(s string) []SecretMatch {
 	}
 	for i := range secKeyedDetectors {
 		d := &secKeyedDetectors[i]
-		if d.style == '=' && !strings.Contains(s, "=") || d.style != '=' && !strings.Contains(s, ":") {
+		// Each expression's literal parts, tested first: a hook that audits a routine call
+		// then compiles none of them.
+		switch {
+		case d.style == '=' && !strings.Contains(s, "="),
+			d.style == 'j' && (!strings.Contains(s, ":") || !strings.ContainsAny(s, `"'`)),
+			d.style == 'y' && !strings.Contains(s, ": ") && !strings.Contains(s, ":\t"):
 			continue
 		}
 		for _, m := range d.re().FindAllStringSubmatchIndex(s, -1) {

@@ -161,7 +161,10 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.add(seg, ctx)
 			return seg
 		case isAssignWord(args[0]):
-			// VAR=value cmd … from an argv request (parsed scripts strip these already).
+			// VAR=value cmd … from an argv request or after sudo (parsed scripts strip these
+			// already): a variable that runs or loads code is judged like any other.
+			i := strings.IndexByte(args[0], '=')
+			x.envAssign(args[0][:i], args[0][i+1:], false, ctx)
 			seg.Args = args[1:]
 			continue
 		case tableWrappers[name] != nil:

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -277,8 +276,8 @@ var clineFile = ownedFile{
 	host:      "cline",
 	marker:    clineScriptMarker,
 	render:    clineScript,
-	commandRE: regexp.MustCompile(`(?m)^# command: (".*")$`),
-	timeoutRE: regexp.MustCompile(`(?m)^# timeout-ms: ([0-9]+)$`),
+	commandRE: lazyRegexp(`(?m)^# command: (".*")$`),
+	timeoutRE: lazyRegexp(`(?m)^# timeout-ms: ([0-9]+)$`),
 }
 
 // clineHost is Cline CLI: guardian's executable PreToolUse script in $CLINE_DIR/hooks (else
