@@ -149,6 +149,9 @@ func credReads(c *execCtx, s *Segment) []string {
 			if i > 0 && outputFlags[args[i-1]] {
 				continue // a file the command writes (openssl -keyout, curl -o), not one it reads
 			}
+			if f := httpieFile(a); f != "" && isHTTPie(s.Name()) {
+				a = f // http POST url field@file
+			}
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {
 				a = a[i+2:]
