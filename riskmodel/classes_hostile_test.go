@@ -116,3 +116,41 @@ func TestHostileGitURLRewriteMalformed(t *testing.T) {
 		}
 	}
 }
+
+// A substitution the analysis cannot compute, standing for one whole path component, is any
+// name there (as an unresolved variable is): another process's environment, another user's
+// key. Inside a component, or at the start of the path, it places nothing.
+func TestHostileSubstitutedPathComponent(t *testing.T) {
+	runHostileCases(t, []hostileCase{
+		{"subst-path", "cat /proc/$(pgrep -o sshd)/environ", "", Deny, "cred.read"},
+		{"subst-path", "tr '\\0' '\\n' < /proc/$(pidof -s redis-server)/environ", "", Deny, "cred.read"},
+		{"subst-path", "xxd /proc/$(pgrep vault | head -1)/mem | head", "", Deny, "cred.read"},
+		{"subst-path", "cat /Users/$(id -un)/.aws/credentials", "", Deny, "cred.read"},
+		{"subst-path", "cat /proc/$(pgrep node)/status", "", Allow, ""},
+		{"subst-path", "ls -l /proc/$(pgrep -n python)/cwd", "", Allow, ""},
+		{"subst-path", "cat ./logs/$(date +%F).log", "", Allow, ""},
+	})
+}
+
+// Python's user site-packages is where `python3 -m site --user-site` says: a .pth or
+// usercustomize.py written there runs at every Python start (persistence).
+func TestHostilePythonUserSite(t *testing.T) {
+	runHostileCases(t, []hostileCase{
+		{"pth", "printf 'import sys; exec(open(\"/tmp/x\").read())\\n' > \"$(python3 -m site --user-site)/00-init.pth\"", "", Deny, "fs.write.startup"},
+		{"pth", "D=$(python3 -m site --user-site); mkdir -p \"$D\" && cp tools/hook.py \"$D/usercustomize.py\"", "", Deny, "fs.write.startup"},
+		{"pth", "tee \"$(python -m site --user-site)/telemetry.pth\" < payload.txt", "", Deny, "fs.write.startup"},
+		{"pth", "ls \"$(python3 -m site --user-site)\"", "", Ask, ""}, // python3 itself is unknown here
+		{"pth", "echo 'import x' > .venv/notes.txt", "", Allow, ""},
+	})
+}
+
+// A vault file is every secret of an inventory or role: viewing or decrypting it whole is a
+// bulk secret dump; editing or encrypting it is not.
+func TestHostileAnsibleVault(t *testing.T) {
+	runHostileCases(t, []hostileCase{
+		{"vault", "ansible-vault view inventories/production/group_vars/all/vault.yml", "", Deny, "cred.secret-bulk"},
+		{"vault", "ansible-vault decrypt --vault-password-file ~/.vault_pass group_vars/staging/secrets.yml --output=-", "", Deny, "cred.secret-bulk"},
+		{"vault", "ANSIBLE_VAULT_PASSWORD_FILE=.vp ansible-vault view roles/app/vars/main.yml | grep -i key", "", Deny, "cred.secret-bulk"},
+		{"vault", "ansible-vault encrypt group_vars/dev/new.yml", "", Ask, ""},
+	})
+}
