@@ -193,3 +193,36 @@ func TestHostileMCPControls(t *testing.T) {
 		}
 	}
 }
+
+// A migration whose database the request names on another machine changes that database
+// (staging or production as far as anyone can tell): asked. On this machine, or a compose
+// service of the project, it is the development database.
+func TestHostileMigrationElsewhere(t *testing.T) {
+	runHostileCases(t, []hostileCase{
+		{"db-elsewhere", "DATABASE_URL=postgresql://svc@reports-db.stage.acme.io:5432/reports alembic downgrade -2", "", Ask, "db.write-prod"},
+		{"db-elsewhere", "export DATABASE_URL='mysql://root:pw@10.20.3.4:3306/shop' && npx knex migrate:latest", "", Ask, "db.write-prod"},
+		{"db-elsewhere", "atlas migrate apply --url postgres://app@pg.qa.acme.net/app?sslmode=require", "", Ask, "db.write-prod"},
+		{"db-elsewhere", "liquibase --url=jdbc:postgresql://ledger.acme.io:5432/ledger update", "", Ask, "db.write-prod"},
+		{"db-elsewhere", "DATABASE_URL=postgresql://app@localhost:5433/app alembic upgrade head", "", Allow, "db.migrate"},
+		{"db-elsewhere", "DATABASE_URL=postgres://postgres@postgres:5432/app alembic upgrade head", "", Allow, "db.migrate"},
+		{"db-elsewhere", "DATABASE_URL=postgresql:///app?host=/var/run/postgresql alembic upgrade head", "", Allow, "db.migrate"},
+	})
+}
+
+func TestRemoteDBHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgresql://app@staging-db.internal.acme.io/app": "staging-db.internal.acme.io",
+		"jdbc:mysql://db.acme.io:3306/x":                   "db.acme.io",
+		"host=analytics.acme.io user=app":                  "analytics.acme.io",
+		"postgres://u@[2001:db8::5]:5432/app":              "2001:db8::5",
+		"postgres://u@localhost/app":                       "",
+		"postgres://u@db/app":                              "",
+		"https://staging.acme.io/":                         "",
+		"sqlite:///dev.db":                                 "",
+		"redis://cache.internal.acme.io:6379/0":            "cache.internal.acme.io",
+	} {
+		if got := remoteDBHost(in); got != want {
+			t.Errorf("remoteDBHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
