@@ -27,9 +27,12 @@ const (
 	SecurityControl Class = "security-control"
 	// SystemCritical is a file the machine needs to boot or let anyone log in.
 	SystemCritical Class = "system-critical"
+	// UserData is data only the user has and no tool recreates: documents, mail, other
+	// projects, backups. Deleting it is destruction outside the workspace (docs/policy.md).
+	UserData Class = "user-data"
 )
 
-var classes = []Class{Credential, AgentConfig, Persistence, Privilege, SecurityControl, SystemCritical}
+var classes = []Class{Credential, AgentConfig, Persistence, Privilege, SecurityControl, SystemCritical, UserData}
 
 // PathEntry is one catalogue entry: a family of paths of one class.
 type PathEntry struct {
