@@ -181,8 +181,11 @@ func certainOutsideDeletion(c *execCtx, s *Segment) string {
 		if dir := path.Dir(t.abs); strings.Contains(path.Base(t.abs), "{}") && (dir == c.scope.Home || dir == "/") {
 			return "it deletes matching files anywhere under " + dir + " (docs/policy.md: destruction outside the workspace)"
 		}
-		if isRegenerable(t.abs) || inHomeCache(c, t.abs) {
-			continue // build output and caches, even in another project, are asked about
+		if isRegenerable(t.abs) || inHomeCache(c, t.abs) || s.Name() == "rsync" {
+			// Build output and caches, even in another project, are asked about; so is a
+			// mirror (rsync --delete) into a named directory, which deletes only what the
+			// source lacks.
+			continue
 		}
 		if e, ok := c.inClass(catalog.UserData, t); ok {
 			return "it deletes " + e.What + " (docs/policy.md: data outside the workspace the user never mentioned)"
@@ -429,4 +432,29 @@ func reasonOnlyLooks(reason string) string {
 		return "the stated reason (" + capText(strings.TrimSpace(reason)) + ") only looks, while the action changes something (docs/policy.md: a mismatch between the justification and the command)"
 	}
 	return ""
+}
+
+// rsyncDeleteDest is the local destination of an rsync that deletes there (--delete and its
+// variants), "" when it deletes nothing or the destination is another machine.
+func rsyncDeleteDest(s *Segment) string {
+	del := false
+	for _, a := range s.Args[1:] {
+		if a == "--del" || strings.HasPrefix(a, "--delete") {
+			del = true
+		}
+	}
+	if !del {
+		return ""
+	}
+	p := s.positional(0, "-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from",
+		"--backup-dir", "--suffix", "--chmod", "--chown", "--log-file", "--password-file", "--port", "--timeout", "--bwlimit", "--rsync-path",
+		"--max-size", "--min-size", "--partial-dir", "--temp-dir", "-T", "--compare-dest", "--copy-dest", "--link-dest", "--out-format", "--info", "--debug")
+	if len(p) < 2 {
+		return ""
+	}
+	dst := p[len(p)-1]
+	if i := strings.IndexByte(dst, ':'); i >= 0 && !strings.Contains(dst[:i], "/") || strings.Contains(dst, "::") {
+		return "" // host:path, rsync://host/module
+	}
+	return dst
 }
