@@ -932,6 +932,11 @@ func pkgRunnerInner(s *Segment) (inner *Segment, hint string, ok bool) {
 		default:
 			rest = skip(rest)
 		}
+		if name == "hatch" && len(rest) > 0 {
+			if _, cmd, ok := hatchEnvCommand(rest[0]); ok {
+				rest = append([]string{cmd}, rest[1:]...) // hatch run test:pytest runs pytest in the test environment
+			}
+		}
 		out = rest
 	case "python", "python3":
 		for i := 0; i < len(args); i++ {
@@ -1273,6 +1278,10 @@ func pkgPyProject(c *execCtx, s *Segment, tool string) []pkgOp {
 	sub, rest := p[0], p[1:]
 	cmd := tool + " " + sub
 	switch sub {
+	case "run":
+		if op, ok := hatchScriptOp(tool, rest); ok {
+			return []pkgOp{op}
+		}
 	case "install", "sync", "lock", "update", "upgrade":
 		if tool == "pipenv" && sub == "install" && len(rest) > 0 {
 			return pkgPyAdd(c, s, cmd, rest)
