@@ -30,6 +30,7 @@ const (
 	pkgConfig                            // changes the package manager's user-wide configuration
 	pkgInsecureConfig                    // persistently weakens where or how packages are fetched
 	pkgInsecureFetch                     // fetches packages once with TLS or checksum checks off
+	pkgRunKnownPackage                   // runs a widely used registry package on workspace paths (rules_pkgrun.go)
 )
 
 type pkgOp = op[pkgKind]
@@ -842,6 +843,9 @@ func pkgFetchRunOps(c *execCtx, s *Segment) []pkgOp {
 			return nil // uvx ruff, pipx run black: a well-known formatter or linter
 		}
 	}
+	if op, ok := pkgRunKnown(c, spec, inner, tool); ok {
+		return []pkgOp{op}
+	}
 	return []pkgOp{{pkgRunPackage, "Downloads " + pkgSpecName(spec) + " from its registry and runs it at once with " + tool +
 		", so its code runs unreviewed with your permissions"}}
 }
@@ -1478,7 +1482,7 @@ func pkgEnvFetchOps(c *execCtx, s *Segment, ops []pkgOp) []pkgOp {
 	fetches := false
 	for _, o := range ops {
 		switch o.kind {
-		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgUntrusted, pkgRunPackage, pkgSystem:
+		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgUntrusted, pkgRunPackage, pkgSystem, pkgRunKnownPackage:
 			fetches = true
 		}
 	}
