@@ -30,7 +30,7 @@ const (
 	pkgConfig                            // changes the package manager's user-wide configuration
 	pkgInsecureConfig                    // persistently weakens where or how packages are fetched
 	pkgInsecureFetch                     // fetches packages once with TLS or checksum checks off
-	pkgRunKnownPackage                   // runs a widely used registry package on workspace paths (rules_pkgrun.go)
+	pkgRunPopular                   // runs a widely used registry package on workspace paths (rules_pkgrun.go)
 )
 
 type pkgOp = op[pkgKind]
@@ -1482,7 +1482,7 @@ func pkgEnvFetchOps(c *execCtx, s *Segment, ops []pkgOp) []pkgOp {
 	fetches := false
 	for _, o := range ops {
 		switch o.kind {
-		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgUntrusted, pkgRunPackage, pkgSystem, pkgRunKnownPackage:
+		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgUntrusted, pkgRunPackage, pkgSystem, pkgRunPopular:
 			fetches = true
 		}
 	}

@@ -46,7 +46,7 @@ func pkgRunKnown(c *execCtx, spec string, inner []string, tool string) (pkgOp, b
 			return pkgOp{}, false
 		}
 	}
-	return pkgOp{pkgRunKnownPackage, "Downloads " + name + ", a widely used package, from its registry and runs it with " + tool +
+	return pkgOp{pkgRunPopular, "Downloads " + name + ", a widely used package, from its registry and runs it with " + tool +
 		" on paths inside the project"}, true
 }
 
@@ -54,6 +54,6 @@ func pkgRunRules() []*Rule {
 	return []*Rule{{
 		ID: "pkg.run-known-package", Level: Medium, Category: CatNone, Contained: true,
 		Message: "Runs a widely used package from its registry on the project's files",
-		exec:    pkgRule(pkgRunKnownPackage),
+		exec:    pkgRule(pkgRunPopular),
 	}}
 }
