@@ -30,7 +30,7 @@ const (
 	pkgConfig                            // changes the package manager's user-wide configuration
 	pkgInsecureConfig                    // persistently weakens where or how packages are fetched
 	pkgInsecureFetch                     // fetches packages once with TLS or checksum checks off
-	pkgRunPopular                   // runs a widely used registry package on workspace paths (rules_pkgrun.go)
+	pkgRunPopular                        // runs a widely used registry package on workspace paths (rules_pkgrun.go)
 )
 
 type pkgOp = op[pkgKind]
