@@ -1430,6 +1430,9 @@ func pkgGo(c *execCtx, s *Segment) []pkgOp {
 		case "graph", "why", "verify":
 			return []pkgOp{{pkgQuery, "Inspects the module's dependencies with go mod " + p[1]}}
 		case "init", "edit":
+			if op, ok := goReplaceFork(s); ok {
+				return []pkgOp{op}
+			}
 			return []pkgOp{{pkgBuild, "Edits the module's go.mod with go mod " + p[1]}}
 		}
 		return nil
