@@ -173,7 +173,7 @@ func (e *Command) covers(args []string) bool {
 }
 
 // ProductionLike reports an environment name that is production or staging: one of the
-// words prod, production, prd, live, staging, stage or stg, alone or joined to others by
+// words prod, production, prd, live, staging, stage, stg, preprod or uat, alone or joined to others by
 // punctuation (prod-eu, us_production, staging2). A shared environment is never routine to
 // change unasked.
 func ProductionLike(v string) bool {
@@ -181,7 +181,7 @@ func ProductionLike(v string) bool {
 		return !(r >= 'a' && r <= 'z')
 	}) {
 		switch w {
-		case "prod", "production", "prd", "live", "staging", "stage", "stg":
+		case "prod", "production", "prd", "live", "staging", "stage", "stg", "preprod", "preproduction", "uat":
 			return true
 		}
 	}
