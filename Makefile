@@ -143,7 +143,9 @@ fuzz:
 
 ## e2e: guardian as the hook of the real Claude Code and Codex (pinned in
 ## cmd/guardian/e2e/testdata/hosts), driven offline by fake model servers inside a
-## loopback-only network namespace (docs/e2e.md). Needs root (unshare -n), ip, node and npm.
+## loopback-only network namespace (docs/e2e.md). guardian-hook is built beside guardian, so the
+## installers write it into the hosts' configs as they do for users; guardian-faults (fault
+## injection, cmd/guardian only) stands in a directory of its own, so its installs run it. Needs root (unshare -n), ip, node and npm.
 ## The hosts are installed with npm ci once per lockfile under E2E_CACHE (older installs are
 ## removed); E2E_FLAGS passes flags to the test binary, e.g. E2E_FLAGS='-test.run TestFailSafe'.
 E2E_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/guardian-e2e
@@ -163,12 +165,13 @@ e2e:
 		mv "$$tmp" "$$hosts"; \
 		find "$(E2E_CACHE)" -mindepth 1 -maxdepth 1 -name 'hosts-*' ! -name "hosts-$$lock" -exec rm -rf {} +; \
 	fi; \
-	mkdir -p $(E2E_BIN); bin=$$(cd $(E2E_BIN) && pwd); \
+	mkdir -p $(E2E_BIN)/faults; bin=$$(cd $(E2E_BIN) && pwd); \
 	$(GO) build -o "$$bin/guardian" ./cmd/guardian; \
-	$(GO) build -tags guardian_faults -o "$$bin/guardian-faults" ./cmd/guardian; \
+	CGO_ENABLED=0 $(GO) build -o "$$bin/guardian-hook" ./cmd/guardian-hook; \
+	$(GO) build -tags guardian_faults -o "$$bin/faults/guardian-faults" ./cmd/guardian; \
 	$(GO) test -c -o "$$bin/e2e.test" ./cmd/guardian/e2e; \
 	cd cmd/guardian/e2e && GUARDIAN_E2E=1 GUARDIAN_E2E_HOSTS="$$hosts" \
-		GUARDIAN_E2E_BIN="$$bin/guardian" GUARDIAN_E2E_FAULTS="$$bin/guardian-faults" \
+		GUARDIAN_E2E_BIN="$$bin/guardian" GUARDIAN_E2E_FAULTS="$$bin/faults/guardian-faults" \
 		unshare -n sh -c '"$$1" link set lo up && exec "$$2" -test.v -test.timeout 14m $$3' e2e "$$ip" "$$bin/e2e.test" "$(E2E_FLAGS)"
 
 clean:

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // MCPConfig is the [mcp] table: the upstream MCP servers guardian mcp-proxy serves when it is
@@ -52,6 +50,12 @@ func (u MCPUpstream) EnvList() []string {
 	sort.Strings(out)
 	return out
 }
+
+// mcpProtocolVersions are the MCP protocol versions mcp-go (which the proxy speaks) knows,
+// newest first: mcp-go's ValidProtocolVersions, copied so that this package, and every hook
+// process that links it, does not link mcp-go's types and the JSON-schema package under them
+// (docs/hooks.md, "What a hook call costs"). TestMCPProtocolVersions keeps the copy current.
+var mcpProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 var mcpNameRE = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
@@ -159,8 +163,8 @@ func (pf *parsedFile) validateMCP() {
 			u.Gate = *f.Gate
 		}
 		if f.Protocol != nil {
-			if !slices.Contains(mcpgo.ValidProtocolVersions, *f.Protocol) {
-				pf.addAt(up+".protocol", pf.ix.valuePos(up+".protocol"), fmt.Sprintf("unknown MCP protocol version %q; use one of %s, or remove protocol to negotiate", *f.Protocol, strings.Join(mcpgo.ValidProtocolVersions, ", ")))
+			if !slices.Contains(mcpProtocolVersions, *f.Protocol) {
+				pf.addAt(up+".protocol", pf.ix.valuePos(up+".protocol"), fmt.Sprintf("unknown MCP protocol version %q; use one of %s, or remove protocol to negotiate", *f.Protocol, strings.Join(mcpProtocolVersions, ", ")))
 			} else {
 				u.Protocol = *f.Protocol
 			}

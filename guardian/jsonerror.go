@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"regexp"
 	"strings"
 )
 
@@ -33,7 +32,7 @@ func shift(err error, base int64) error {
 	return err
 }
 
-var unknownFieldRE = regexp.MustCompile(`^json: unknown field "(.*)"$`)
+var unknownFieldRE = lazyRegexp(`^json: unknown field "(.*)"$`)
 
 // positioned turns an error of encoding/json decoding b into one that knows its offset in b
 // and says what is wrong in JSON's terms rather than Go's: an unknown key, a value of the
@@ -68,7 +67,7 @@ func positioned(b []byte, err error) error {
 		}
 		return err
 	}
-	if m := unknownFieldRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := unknownFieldRE().FindStringSubmatch(err.Error()); m != nil {
 		msg := fmt.Errorf("unknown field %q", m[1])
 		if off, ok := keyOffset(b, m[1]); ok {
 			return &posError{off: off, err: msg}

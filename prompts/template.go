@@ -58,7 +58,8 @@ func (t Template) String() string { return t.ID + "@" + t.Hash }
 // the rules alone included.
 var builtin = sync.OnceValue(mustLoad)
 
-var idPattern = regexp.MustCompile(`^(exec|mcp)-v[1-9][0-9]*$`)
+// idPattern is compiled on first use, as builtin is, not at package init.
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(exec|mcp)-v[1-9][0-9]*$`) })
 
 func mustLoad() []Template {
 	ts, err := load(templateFS)
@@ -117,7 +118,7 @@ func parseTemplate(kind riskmodel.Kind, name string, src, common, policy []byte,
 		return Template{}, fmt.Errorf("%s: id: %w", name, err)
 	}
 	ID := strings.TrimSpace(id.String())
-	if !idPattern.MatchString(ID) || !strings.HasPrefix(ID, string(kind)+"-") {
+	if !idPattern().MatchString(ID) || !strings.HasPrefix(ID, string(kind)+"-") {
 		return Template{}, fmt.Errorf("%s: id %q must be %q followed by -v<N>", name, ID, kind)
 	}
 	h := sha256.New()

@@ -10,6 +10,9 @@ import (
 type Analyzer struct {
 	policy Policy
 	rules  []*Rule
+	// execRules and baseRules are the exec rules of rules, risk rules and baseline rules,
+	// split once here rather than for every segment.
+	execRules, baseRules []*Rule
 	// noFlow turns the data-flow analysis off (flow.go), for tests that check it only ever
 	// adds findings.
 	noFlow bool
@@ -27,7 +30,21 @@ func New(p Policy) (*Analyzer, error) {
 			return nil, fmt.Errorf("policy rule %d (%s): %w", i+1, r.ID, err)
 		}
 	}
-	return &Analyzer{policy: p, rules: builtinRules()}, nil
+	return newAnalyzer(p, builtinRules()), nil
+}
+
+func newAnalyzer(p Policy, rules []*Rule) *Analyzer {
+	a := &Analyzer{policy: p, rules: rules}
+	for _, r := range rules {
+		switch {
+		case r.Kind != KindExec:
+		case r.Baseline:
+			a.baseRules = append(a.baseRules, r)
+		default:
+			a.execRules = append(a.execRules, r)
+		}
+	}
+	return a
 }
 
 // Policy returns the policy the analyzer was built with.

@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,6 +173,71 @@ func BenchmarkMCPWrite(b *testing.B) {
 			"path":    "/home/dev/project/src/handlers.py",
 			"content": strings.Repeat("def handler(event):\n    return {'status': 200}\n", 40),
 		},
+		ToolDescription: "Create a new file or completely overwrite an existing file with new content.",
+		Workspace:       []string{"/home/dev/project"},
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		a.MCP(ctx, req)
+	}
+}
+
+// script64KiB repeats line, with N replaced by a counter, up to about 64 KiB.
+func script64KiB(line string) string {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 64<<10-len(line)-16; i++ {
+		sb.WriteString(strings.ReplaceAll(line, "N", strconv.Itoa(i)))
+	}
+	return sb.String()
+}
+
+// BenchmarkExec64KiBWorst holds the 64 KiB scripts that were found worse than
+// BenchmarkExec64KiB (segments that differ, so nothing is shared between them): symbolic
+// links, which every later path resolves through (340 ms before links were looked up by
+// path); a cd chain, whose working directory grows with every command; fetches, each URL
+// searched for secrets; one command with nine thousand file arguments.
+func BenchmarkExec64KiBWorst(b *testing.B) {
+	for _, tc := range []struct{ name, src string }{
+		{"symlinks", script64KiB("ln -s dN lN; ")},
+		{"cd-chain", script64KiB("cd dN && ls; ")},
+		{"fetches", script64KiB("curl -s https://hN.example.com/x; ")},
+		{"many-args", "rm " + script64KiB("fN ")},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			a, _ := New(Policy{})
+			req := ExecRequest{Command: []string{"bash", "-c", tc.src}, Cwd: "/home/dev/project"}
+			ctx := context.Background()
+			b.SetBytes(int64(len(tc.src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				a.Exec(ctx, req)
+			}
+		})
+	}
+}
+
+// BenchmarkExec64KiBHeredocCode is a 64 KiB program fed to an interpreter through a
+// heredoc: the shell parse, the heredoc and the inline-code scan all see it.
+func BenchmarkExec64KiBHeredocCode(b *testing.B) {
+	a, _ := New(Policy{})
+	code := inlineCode64KiB()
+	req := ExecRequest{Command: []string{"bash", "-c", "python3 - <<'EOF'\n" + code + "EOF\n"}, Cwd: "/home/dev/project"}
+	ctx := context.Background()
+	b.SetBytes(int64(len(code)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a.Exec(ctx, req)
+	}
+}
+
+// BenchmarkMCPLargeArgument is an MCP write whose content is 64 KiB of code, the MCP side's
+// worst case: paths, secrets and content patterns all scan it.
+func BenchmarkMCPLargeArgument(b *testing.B) {
+	a, _ := New(Policy{})
+	req := MCPRequest{
+		Server: "filesystem", Tool: "write_file",
+		Arguments:       map[string]any{"path": "/home/dev/project/src/handlers.py", "content": inlineCode64KiB()},
 		ToolDescription: "Create a new file or completely overwrite an existing file with new content.",
 		Workspace:       []string{"/home/dev/project"},
 	}

@@ -453,4 +453,7 @@ type CodeFacts struct {
 	Reads []string
 	// Opaque says why the code is opaque, "" when it was followed.
 	Opaque string
+	// GuardianRoute is a route of guardian serve that answers approvals, revokes grants or
+	// resets breakers, named by code that makes requests to this machine; "" when none.
+	GuardianRoute string
 }

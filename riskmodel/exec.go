@@ -118,35 +118,9 @@ func issueFinding(is issue) Finding {
 
 // judgeSegment applies the user rules and the built-in rules to one segment.
 func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
-	var fs []Finding
-	matched := false
-	for _, r := range a.rules {
-		if r.Kind != KindExec || r.Baseline {
-			continue
-		}
-		if msg, ok, f := runRule(r, c, s); f != nil {
-			fs = append(fs, *f)
-			matched = true
-		} else if ok {
-			fs = append(fs, r.finding(c, s, msg))
-			matched = true
-		}
-	}
+	fs, matched := runRules(a.execRules, c, s, false, nil)
 	if !matched {
-		for _, r := range a.rules {
-			if r.Kind != KindExec || !r.Baseline {
-				continue
-			}
-			if msg, ok, f := runRule(r, c, s); f != nil {
-				fs = append(fs, *f)
-				matched = true
-				break
-			} else if ok {
-				fs = append(fs, r.finding(c, s, msg))
-				matched = true
-				break
-			}
-		}
+		fs, matched = runRules(a.baseRules, c, s, true, fs)
 	}
 	if !matched {
 		fs = append(fs, unknownFindings(c, s)...)
@@ -161,18 +135,46 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 	return fs
 }
 
-// runRule runs one rule's check; a panic inside it becomes a high finding (so the request is
-// asked about) instead of crashing the reviewer or silently skipping the rule.
-func runRule(r *Rule, c *execCtx, s *Segment) (msg string, ok bool, failed *Finding) {
+// runRules runs rules' checks on s in order, appending their findings to fs; firstOnly stops
+// at the first match (baseline rules). A panic inside a check becomes a high finding for that
+// rule (so the request is asked about) instead of crashing the reviewer or silently skipping
+// the rule, and the rules after it still run.
+func runRules(rules []*Rule, c *execCtx, s *Segment, firstOnly bool, fs []Finding) ([]Finding, bool) {
+	matched := false
+	for i := 0; i < len(rules); {
+		var stop bool
+		i, stop = runRulesFrom(rules, i, c, s, firstOnly, &fs, &matched)
+		if stop {
+			break
+		}
+	}
+	return fs, matched
+}
+
+// runRulesFrom is runRules from rule i on, up to the first panic: one deferred recover per
+// segment rather than one per rule. It returns where to go on and whether to stop.
+func runRulesFrom(rules []*Rule, i int, c *execCtx, s *Segment, firstOnly bool, fs *[]Finding, matched *bool) (next int, stop bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			failed = &Finding{RuleID: r.ID, Segment: s.Text, Level: High, Category: CatNone,
-				Message: fmt.Sprintf("Rule %s failed on this command (%v); asking instead", r.ID, p)}
+			r := rules[next]
+			*fs = append(*fs, Finding{RuleID: r.ID, Segment: s.Text, Level: High, Category: CatNone,
+				Message: fmt.Sprintf("Rule %s failed on this command (%v); asking instead", r.ID, p)})
+			*matched = true
+			next, stop = next+1, firstOnly
 		}
 	}()
-	c.certainty = certaintyDefault
-	msg, ok = r.exec(c, s)
-	return msg, ok, nil
+	for next = i; next < len(rules); next++ {
+		r := rules[next]
+		c.certainty = certaintyDefault
+		if msg, ok := r.exec(c, s); ok {
+			*fs = append(*fs, r.finding(c, s, msg))
+			*matched = true
+			if firstOnly {
+				return next + 1, true
+			}
+		}
+	}
+	return next, false
 }
 
 func (r *Rule) finding(c *execCtx, s *Segment, msg string) Finding {

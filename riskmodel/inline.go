@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"encoding/base64"
+	"regexp"
 	"strings"
 
 	"github.com/guardianhq/guardian/riskmodel/catalog"
@@ -238,7 +239,7 @@ var (
 	reShellCall  = lazyLitRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x|os\.execute|io\.popen)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
 	reBacktick   = lazyLitRegexp("`([^`]{1,1000})`")
 	reDelete     = lazyLitRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
-	reOpen       = lazyLitRegexp(`\b(open|readFileSync|readFile|read_text|read_bytes|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|write_text|File\.write|appendFileSync|file_put_contents)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']\s*(?:\)?\s*,\s*["']([rwab+]{1,3})["'])?`)
+	reOpen       = lazyLitRegexp(`\b(open|fopen|File\.new|readFileSync|readFile|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|writeTextFile|File\.write|IO\.write|appendFileSync|appendFile|createWriteStream|file_put_contents|writeString|Files\.write)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*[fbrFBR]{0,2}["'` + "`" + `]([^"'` + "`" + `]{1,1000})["'` + "`" + `]\s*(?:\)?\s*,\s*(?:mode\s*=\s*)?["']([rwabx+]{1,3})["'])?`)
 	reURL        = lazyLitRegexp(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
 	reSocket     = lazyLitRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
 	reB64Literal = lazyLitRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']|(?i:FromBase64String)\(\s*["']([A-Za-z0-9+/=_-]{8,})["']`)
@@ -258,8 +259,12 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 	c := ctx.with(lang + " code")
 	c.depth++
 	c.pipeIn = nil
+	if lang == "pwsh" && strings.Contains(code, "$") {
+		code = replaceByContext(code, rePwshHome(), "~", `"~"`) // PowerShell's automatic $HOME
+	}
 	code = normalizeHomeExprs(code)
 	code = propagateConstants(code)
+	code = foldPathExprs(lang, code)
 	if len(code) > maxCodeScan {
 		facts.Opaque = "it is too long to follow"
 	}
@@ -341,11 +346,23 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		m := submatches(code, idx)
 		fn, p, mode := m[1], m[2], m[3]
 		followed(idx)
-		if strings.Contains(strings.ToLower(fn), "write") || strings.Contains(fn, "append") || strings.Contains(fn, "put") || strings.Contains(fn, "Set-Content") || strings.ContainsAny(mode, "wa+") {
-			addSyn([]string{"tee", p}, m[0])
+		if strings.Contains(strings.ToLower(fn), "write") || strings.Contains(fn, "append") || strings.Contains(fn, "put") || strings.Contains(fn, "Set-Content") || strings.ContainsAny(mode, "wax+") {
+			addSyn(teeArgs(p, strings.Contains(fn, "append") || strings.Contains(mode, "a") || appendsAt(code, idx[1])), m[0])
 		} else {
 			facts.Reads = append(facts.Reads, p)
 			addSyn([]string{"cat", p}, m[0])
+		}
+	}
+	for _, e := range codeFileEffects(lang, code) {
+		spans = append(spans, [2]int{e.start, e.end})
+		switch {
+		case e.del:
+			addSyn([]string{"rm", e.path}, e.text)
+		case e.write:
+			addSyn(teeArgs(e.path, e.apnd), e.text)
+		default:
+			facts.Reads = append(facts.Reads, e.path)
+			addSyn([]string{"cat", e.path}, e.text)
 		}
 	}
 	hits, all := scanCaps(lang, code)
@@ -402,6 +419,9 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		}
 	}
 	facts.Caps |= all
+	if all&(capNet|capSocket) != 0 && strings.Contains(code, "/v1/") {
+		facts.GuardianRoute = codeGuardianRoute(code)
+	}
 	for _, h := range hits {
 		if !h.strong || h.cap&(capStrong|capRead) == 0 || covered(spans, h) {
 			continue
@@ -436,6 +456,15 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 	return facts, decodedExec
 }
 
+// teeArgs is the synthetic segment of a write: tee -a for an append, tee for a write that
+// replaces the file, so the file rules judge it as they judge the shell's.
+func teeArgs(p string, apnd bool) []string {
+	if apnd {
+		return []string{"tee", "-a", p}
+	}
+	return []string{"tee", p}
+}
+
 // merge adds what nested code (decoded, eval'ed) does to the code that runs it.
 func (f *CodeFacts) merge(sub *CodeFacts) {
 	if sub == nil {
@@ -445,6 +474,9 @@ func (f *CodeFacts) merge(sub *CodeFacts) {
 	f.Unfollowed |= sub.Unfollowed
 	f.Hosts = append(f.Hosts, sub.Hosts...)
 	f.Reads = append(f.Reads, sub.Reads...)
+	if f.GuardianRoute == "" {
+		f.GuardianRoute = sub.GuardianRoute
+	}
 	if f.Opaque == "" {
 		f.Opaque = sub.Opaque
 	}
@@ -539,12 +571,12 @@ func submatches(s string, idx []int) []string {
 }
 
 var (
-	reHomeExpr   = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\))`
-	reHomeInterp = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
-	reHomeBare   = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
-	reHomeVar    = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}`)
-	reHomeJoin   = lazyRegexp(`(?:(?:os\.)?path\.join|File\.join|(?i:Join-Path))\(?\s*"~"\s*,?\s*["']([^"']{1,200})["']\s*\)?|"~"\s*/\s*["']([^"']{1,200})["']`)
-	reHomeConcat = lazyRegexp(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
+	reHomeExpr    = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|Sys\.getenv\(\s*['"]HOME['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)|\$_(?:SERVER|ENV)\[\s*['"]HOME['"]\s*\]|ENVIRON\[\s*"HOME"\s*\])`
+	reHomeInterp  = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
+	reHomeBare    = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
+	reModuleAlias = lazyRegexp(`__import__\(\s*['"](os|pathlib)['"]\s*\)|require\(\s*['"](?:node:)?(os|path)['"]\s*\)`)
+	reHomeVar     = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}|\$env\(HOME\)`)
+	reHomeConcat  = lazyRegexp(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
 )
 
 // normalizeHomeExprs rewrites well-known "home directory" expressions inside or appended to
@@ -553,11 +585,51 @@ func normalizeHomeExprs(code string) string {
 	if !strings.Contains(code, "home") && !strings.Contains(code, "HOME") && !strings.Contains(code, "expanduser") && !strings.Contains(code, "USERPROFILE") {
 		return code
 	}
+	// __import__('os').path…, require('path').join(…): the module by its usual name.
+	code = reModuleAlias().ReplaceAllString(code, "$1$2")
 	code = reHomeInterp().ReplaceAllString(code, "~")
 	code = reHomeConcat().ReplaceAllString(code, "~$1")
-	code = reHomeBare().ReplaceAllString(code, `"~"`)
-	code = reHomeVar().ReplaceAllString(code, "~")
-	return reHomeJoin().ReplaceAllString(code, `"~/${1}${2}"`)
+	// Inside a string ("$ENV{HOME}/.bashrc", perl and php interpolation) the expression
+	// is part of that string's text; outside one it is a value of its own.
+	code = replaceByContext(code, reHomeBare(), "~", `"~"`)
+	return replaceByContext(code, reHomeVar(), "~", `"~"`) // joins and concatenations: foldPathExprs
+}
+
+// replaceByContext replaces every match of re with inString where the match starts inside a
+// string literal and with outside elsewhere. Strings are told by their quotes (", ', `) and
+// backslash escapes, which is exact enough for the one-liners inline code holds.
+func replaceByContext(code string, re *regexp.Regexp, inString, outside string) string {
+	idx := re.FindAllStringIndex(code, 64)
+	if len(idx) == 0 {
+		return code
+	}
+	var b strings.Builder
+	var quote byte
+	last, k := 0, 0
+	for i := 0; i < len(code) && k < len(idx); i++ {
+		if i == idx[k][0] {
+			b.WriteString(code[last:i])
+			if quote != 0 {
+				b.WriteString(inString)
+			} else {
+				b.WriteString(outside)
+			}
+			last = idx[k][1]
+			k++
+			i = last - 1
+			continue
+		}
+		switch c := code[i]; {
+		case c == '\\' && quote != 0:
+			i++
+		case quote != 0 && c == quote, quote != 0 && c == '\n' && quote != '`':
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\'' || c == '`'):
+			quote = c
+		}
+	}
+	b.WriteString(code[last:])
+	return b.String()
 }
 
 // reCodeLiteral is one quoted string of inline code.
@@ -787,6 +859,12 @@ func propagateConstants(code string) string {
 			for _, post := range []string{",", ")", " ,", " )"} {
 				code = strings.ReplaceAll(code, pre+name+post, pre+lit+post)
 			}
+		}
+		if rootLiteral(v) {
+			// h = os.path.expanduser('~'); open(h + '/.bashrc', 'a'): the home directory
+			// held in a variable and joined to a literal is a path foldPathExprs can fold.
+			re := regexp.MustCompile(`(^|[^\w$.])` + regexp.QuoteMeta(name) + `(\s*(?:\+|\.\.|\.|/)\s*["'` + "`" + `])`)
+			code = re.ReplaceAllString(code, "${1}"+strings.ReplaceAll(lit, "$", "$$")+"${2}")
 		}
 	}
 	return code

@@ -3,6 +3,7 @@ package riskmodel
 import (
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -29,6 +30,11 @@ type litRegexp struct {
 	// case-insensitively.
 	byFirst [256][]litPrefix
 	ok      bool
+	// byFirstASCII is byFirst for a text holding neither ſ (U+017F) nor K (U+212A), the only
+	// non-ASCII runes that fold to ASCII letters (s and k): there a case-folded literal keeps
+	// all its ASCII runes, so "(?i)socat" has the prefix "socat" rather than none.
+	byFirstASCII [256][]litPrefix
+	okASCII      bool
 }
 
 type litPrefix struct {
@@ -47,30 +53,50 @@ func newLitRegexp(pattern string) *litRegexp {
 	if err != nil {
 		return l
 	}
-	set, _, ok := litPrefixes(tree)
+	l.ok = fillPrefixTable(&l.byFirst, tree, false)
+	l.okASCII = fillPrefixTable(&l.byFirstASCII, tree, true)
+	if l.ok || l.okASCII {
+		l.at = regexp.MustCompile(`^(?:` + pattern + `)`)
+		l.after = regexp.MustCompile(`^(?s:.)(?:` + pattern + `)`)
+	}
+	return l
+}
+
+// fillPrefixTable fills t with tree's prefix set, indexed by first byte; it reports false when
+// no set without the empty prefix can be derived.
+func fillPrefixTable(t *[256][]litPrefix, tree *syntax.Regexp, asciiFold bool) bool {
+	set, _, ok := litPrefixes(tree, asciiFold)
 	if !ok || len(set) == 0 {
-		return l
+		return false
 	}
 	for _, p := range set {
 		if p.s == "" {
-			return l // a match may start anywhere
+			return false // a match may start anywhere
 		}
 	}
 	for _, p := range set {
 		b := p.s[0]
-		l.byFirst[b] = append(l.byFirst[b], p)
+		t[b] = append(t[b], p)
 		if p.fold {
 			if 'a' <= b && b <= 'z' {
-				l.byFirst[b-32] = append(l.byFirst[b-32], p)
+				t[b-32] = append(t[b-32], p)
 			} else if 'A' <= b && b <= 'Z' {
-				l.byFirst[b+32] = append(l.byFirst[b+32], p)
+				t[b+32] = append(t[b+32], p)
 			}
 		}
 	}
-	l.at = regexp.MustCompile(`^(?:` + pattern + `)`)
-	l.after = regexp.MustCompile(`^(?s:.)(?:` + pattern + `)`)
-	l.ok = true
-	return l
+	return true
+}
+
+// table returns the prefix table that serves s, nil when the plain expression must.
+func (l *litRegexp) table(s string) *[256][]litPrefix {
+	if l.okASCII && !strings.Contains(s, "\u017f") && !strings.Contains(s, "\u212a") {
+		return &l.byFirstASCII
+	}
+	if l.ok {
+		return &l.byFirst
+	}
+	return nil
 }
 
 // maxLitPrefixes bounds the prefix sets; past it a concatenation stops growing its prefixes.
@@ -79,8 +105,9 @@ const maxLitPrefixes = 64
 // litPrefixes returns a set of strings such that every match of re begins with one of them;
 // exact reports that the set is exactly the strings re matches (ignoring zero-width
 // assertions, which only narrow it). ok is false when no finite set can be given. A set
-// holding "" means a match can begin anywhere.
-func litPrefixes(re *syntax.Regexp) (set []litPrefix, exact, ok bool) {
+// holding "" means a match can begin anywhere. asciiFold says the text holds no ſ or K, so a
+// case-folded s or k matches only ASCII.
+func litPrefixes(re *syntax.Regexp, asciiFold bool) (set []litPrefix, exact, ok bool) {
 	switch re.Op {
 	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
@@ -93,7 +120,7 @@ func litPrefixes(re *syntax.Regexp) (set []litPrefix, exact, ok bool) {
 		// s also fold to the Kelvin sign and the long s).
 		var b []byte
 		for _, r := range re.Rune {
-			if r >= utf8.RuneSelf || r == 'k' || r == 'K' || r == 's' || r == 'S' {
+			if r >= utf8.RuneSelf || !asciiFold && (r == 'k' || r == 'K' || r == 's' || r == 'S') {
 				break
 			}
 			b = append(b, byte(r))
@@ -112,12 +139,12 @@ func litPrefixes(re *syntax.Regexp) (set []litPrefix, exact, ok bool) {
 		}
 		return out, true, true
 	case syntax.OpCapture:
-		return litPrefixes(re.Sub[0])
+		return litPrefixes(re.Sub[0], asciiFold)
 	case syntax.OpAlternate:
 		var out []litPrefix
 		exact = true
 		for _, sub := range re.Sub {
-			s, ex, ok := litPrefixes(sub)
+			s, ex, ok := litPrefixes(sub, asciiFold)
 			if !ok {
 				return nil, false, false
 			}
@@ -125,26 +152,26 @@ func litPrefixes(re *syntax.Regexp) (set []litPrefix, exact, ok bool) {
 			exact = exact && ex
 		}
 		if len(out) > maxLitPrefixes {
-			return nil, false, false
+			return shortenPrefixes(out), false, true
 		}
 		return out, exact, true
 	case syntax.OpQuest:
-		s, ex, ok := litPrefixes(re.Sub[0])
+		s, ex, ok := litPrefixes(re.Sub[0], asciiFold)
 		if !ok {
 			return nil, false, false
 		}
 		return append(s, litPrefix{}), ex, true
 	case syntax.OpStar:
-		s, _, ok := litPrefixes(re.Sub[0])
+		s, _, ok := litPrefixes(re.Sub[0], asciiFold)
 		if !ok {
 			return nil, false, false
 		}
 		return append(s, litPrefix{}), false, true
 	case syntax.OpPlus:
-		s, _, ok := litPrefixes(re.Sub[0])
+		s, _, ok := litPrefixes(re.Sub[0], asciiFold)
 		return s, false, ok
 	case syntax.OpRepeat:
-		s, ex, ok := litPrefixes(re.Sub[0])
+		s, ex, ok := litPrefixes(re.Sub[0], asciiFold)
 		if !ok {
 			return nil, false, false
 		}
@@ -155,16 +182,16 @@ func litPrefixes(re *syntax.Regexp) (set []litPrefix, exact, ok bool) {
 	case syntax.OpConcat:
 		out := []litPrefix{{}}
 		for i, sub := range re.Sub {
-			s, ex, ok := litPrefixes(sub)
+			s, ex, ok := litPrefixes(sub, asciiFold)
 			if !ok {
-				return out, false, true
+				return partialPrefixes(out)
 			}
 			if !ex && hasEmptyPrefix(s) {
 				// An optional part: a match starts with one of its prefixes or, when it
 				// matches nothing, with what follows it.
-				rest, _, ok := litPrefixes(&syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[i+1:]})
+				rest, _, ok := litPrefixes(&syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[i+1:]}, asciiFold)
 				if !ok {
-					return out, false, true
+					return partialPrefixes(out)
 				}
 				var alt []litPrefix
 				for _, p := range s {
@@ -177,27 +204,61 @@ func litPrefixes(re *syntax.Regexp) (set []litPrefix, exact, ok bool) {
 			var next []litPrefix
 			for _, a := range out {
 				if a.fold {
-					return out, false, true
+					return partialPrefixes(out)
 				}
 				for _, b := range s {
-					if b.fold && a.s != "" {
-						// A folded prefix after an exact one: stop before it.
-						return out, false, true
-					}
+					// A folded prefix after an exact one folds the whole: comparing the exact
+					// part case-insensitively too admits more candidates, never fewer.
 					next = append(next, litPrefix{s: a.s + b.s, fold: b.fold})
 				}
 			}
 			if len(next) > maxLitPrefixes {
-				return out, false, true
+				return partialPrefixes(out)
 			}
 			out = dedupPrefixes(next)
 			if !ex {
-				return out, false, true
+				return partialPrefixes(out)
 			}
 		}
 		return out, true, true
 	}
 	return nil, false, false
+}
+
+// partialPrefixes is the answer of a concatenation that stops early: the prefixes so far,
+// which every match begins with. When one of them is empty nothing is known of where a match
+// begins; that is not ok, so that a caller does not take the part for one that may match
+// nothing and look past it.
+func partialPrefixes(out []litPrefix) ([]litPrefix, bool, bool) {
+	for _, p := range out {
+		if p.s == "" && !p.fold {
+			return nil, false, false
+		}
+	}
+	return out, false, true
+}
+
+// shortenPrefixes cuts the longest prefixes of set a byte at a time until at most
+// maxLitPrefixes distinct ones remain: a match that begins with a prefix begins with its
+// first bytes too. The result is empty-free when set is.
+func shortenPrefixes(set []litPrefix) []litPrefix {
+	set = dedupPrefixes(append([]litPrefix(nil), set...))
+	for len(set) > maxLitPrefixes {
+		longest := 0
+		for _, p := range set {
+			longest = max(longest, len(p.s))
+		}
+		if longest <= 1 {
+			break
+		}
+		for i, p := range set {
+			if len(p.s) == longest {
+				set[i].s = p.s[:longest-1]
+			}
+		}
+		set = dedupPrefixes(set)
+	}
+	return set
 }
 
 func hasEmptyPrefix(set []litPrefix) bool {
@@ -248,9 +309,9 @@ func (p litPrefix) at(s string, i int) bool {
 }
 
 // candidate returns the first position ≥ from where one of the prefixes begins, or -1.
-func (l *litRegexp) candidate(s string, from int) int {
+func candidate(t *[256][]litPrefix, s string, from int) int {
 	for i := from; i < len(s); i++ {
-		for _, p := range l.byFirst[s[i]] {
+		for _, p := range t[s[i]] {
 			if p.at(s, i) {
 				return i
 			}
@@ -278,9 +339,9 @@ func (l *litRegexp) matchAt(s string, i int) []int {
 }
 
 // next returns the leftmost match at or after from, nil if none.
-func (l *litRegexp) next(s string, from int) []int {
+func (l *litRegexp) next(t *[256][]litPrefix, s string, from int) []int {
 	for i := from; i <= len(s); {
-		c := l.candidate(s, i)
+		c := candidate(t, s, i)
 		if c < 0 {
 			return nil
 		}
@@ -295,12 +356,13 @@ func (l *litRegexp) next(s string, from int) []int {
 // FindAllStringSubmatchIndex is regexp's, for expressions that cannot match the empty string
 // (every prefix is non-empty, so none of these can).
 func (l *litRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
-	if !l.ok {
+	t := l.table(s)
+	if t == nil {
 		return l.re.FindAllStringSubmatchIndex(s, n)
 	}
 	var out [][]int
 	for pos := 0; n < 0 || len(out) < n; {
-		m := l.next(s, pos)
+		m := l.next(t, s, pos)
 		if m == nil {
 			break
 		}
@@ -311,7 +373,7 @@ func (l *litRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 }
 
 func (l *litRegexp) FindAllStringSubmatch(s string, n int) [][]string {
-	if !l.ok {
+	if l.table(s) == nil {
 		return l.re.FindAllStringSubmatch(s, n)
 	}
 	var out [][]string
@@ -322,18 +384,89 @@ func (l *litRegexp) FindAllStringSubmatch(s string, n int) [][]string {
 }
 
 func (l *litRegexp) FindStringSubmatch(s string) []string {
-	if !l.ok {
+	t := l.table(s)
+	if t == nil {
 		return l.re.FindStringSubmatch(s)
 	}
-	if m := l.next(s, 0); m != nil {
+	if m := l.next(t, s, 0); m != nil {
 		return submatches(s, m)
 	}
 	return nil
 }
 
+func (l *litRegexp) FindString(s string) string {
+	t := l.table(s)
+	if t == nil {
+		return l.re.FindString(s)
+	}
+	if m := l.next(t, s, 0); m != nil {
+		return s[m[0]:m[1]]
+	}
+	return ""
+}
+
 func (l *litRegexp) MatchString(s string) bool {
-	if !l.ok {
+	t := l.table(s)
+	if t == nil {
 		return l.re.MatchString(s)
 	}
-	return l.next(s, 0) != nil
+	return l.next(t, s, 0) != nil
+}
+
+// lineRegexp searches an expression none of whose matches can hold a newline, except as
+// their first byte when fromNewline is set, line by line and only in lines that hold the
+// byte every match holds. Go's regexp steps its automaton through every byte of the text;
+// most lines of a large text (code, a file body) cannot match at all.
+//
+// Without fromNewline the expression is line-anchored (`^…` in (?m) mode, compiled without
+// (?m)): a line's text is searched alone. With fromNewline each line is searched together with
+// the newline before it, and the expression must not be able to match at that newline through
+// a ^ (which is true at the start of the searched text but not in the whole): the ^ of
+// `(?:^|[^…])KEY` is followed by a word that cannot start with a newline.
+type lineRegexp struct {
+	re          *regexp.Regexp
+	need        byte
+	fromNewline bool
+}
+
+// lazyLineRegexp compiles pattern on first use. need is a byte that every match contains.
+func lazyLineRegexp(pattern string, need byte, fromNewline bool) func() *lineRegexp {
+	return sync.OnceValue(func() *lineRegexp {
+		return &lineRegexp{re: regexp.MustCompile(pattern), need: need, fromNewline: fromNewline}
+	})
+}
+
+// FindAllStringSubmatchIndex is that of the expression over s: the matches lie each within
+// one line's window and the windows do not overlap, so the matches of the windows in order
+// are the matches of the whole.
+func (l *lineRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	var out [][]int
+	for start := 0; start <= len(s) && (n < 0 || len(out) < n); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		from := start
+		if l.fromNewline && start > 0 {
+			from = start - 1 // the newline before the line
+		}
+		win := s[from:end]
+		if strings.IndexByte(win, l.need) >= 0 {
+			for _, m := range l.re.FindAllStringSubmatchIndex(win, -1) {
+				if n >= 0 && len(out) >= n {
+					break
+				}
+				for k := range m {
+					if m[k] >= 0 {
+						m[k] += from
+					}
+				}
+				out = append(out, m)
+			}
+		}
+		start = end + 1
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -17,6 +18,7 @@ func litRegexpCases() map[string]*litRegexp {
 		"reShellCall": reShellCall(), "reBacktick": reBacktick(), "reDelete": reDelete(),
 		"reOpen": reOpen(), "reURL": reURL(), "reSocket": reSocket(), "reB64Literal": reB64Literal(),
 		"reSendsBody": reSendsBody(), "reBareURL": reBareURL(),
+		"mcpReRemoteCode": mcpReRemoteCode.re(), "mcpReEditorAgentApproval": mcpReEditorAgentApproval(), "mcpReLoaderEnv": mcpReLoaderEnv.re(), "mcpReFolderOpenTask": mcpReFolderOpenTask.re(),
 	}
 }
 
@@ -75,7 +77,7 @@ func TestLitRegexpMatchesPlain(t *testing.T) {
 		inputs = sample
 	}
 	for name, l := range litRegexpCases() {
-		if !l.ok {
+		if !l.ok && !l.okASCII {
 			t.Errorf("%s: no literal prefix set derived", name)
 			continue
 		}
@@ -93,6 +95,35 @@ func TestLitRegexpMatchesPlain(t *testing.T) {
 			}
 			if got, want := l.MatchString(s), l.re.MatchString(s); got != want {
 				t.Fatalf("%s.MatchString(%.200q) = %v, want %v", name, s, got, want)
+			}
+		}
+	}
+}
+
+// TestKeyedDetectorsMatchPlain checks the keyed secret detectors' faster searches against the
+// plain expressions they replace.
+func TestKeyedDetectorsMatchPlain(t *testing.T) {
+	plain := map[byte]*regexp.Regexp{
+		'=': regexp.MustCompile(`(?:^|[^A-Za-z0-9_\-.])-{0,2}([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*=[ \t]*`),
+		'j': regexp.MustCompile(`["']([A-Za-z_][A-Za-z0-9_\-.]{0,63})["'][ \t]*:[ \t]*`),
+		'y': regexp.MustCompile(`(?m)^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`),
+	}
+	inputs := append(litRegexpInputs(t), "", ":", "\n", "a: b", "a: b\n", "\na: b", "  - key: v\n\tx:\t1\n-: 2\n_a.b-c: \n:\n", "k:v\nk: v",
+		"password: hunter2\r\ntoken:  x\n\n\nsecret:", `{"api_key": "x", 'b':1}`, "A=1 B = 2\n--token=x", "a\nb=1", "\n-x=1", "x\n\n=1\n", "a=1\nb=2\n\tc = 3", "\r\nk=v", "=\n=", "é\nk=v", "x.y\n--k=v\n", "x\n"+strings.Repeat("a", 70)+": 1\n")
+	if raceEnabled {
+		var sample []string
+		for i := 0; i < len(inputs); i += 12 {
+			sample = append(sample, inputs[i])
+		}
+		inputs = sample
+	}
+	for _, d := range secKeyedDetectors {
+		re := plain[d.style]
+		for _, s := range inputs {
+			for _, n := range []int{-1, 1} {
+				if got, want := d.re().FindAllStringSubmatchIndex(s, n), re.FindAllStringSubmatchIndex(s, n); !reflect.DeepEqual(got, want) {
+					t.Fatalf("detector %c on %.200q (n=%d): %v, want %v", d.style, s, n, got, want)
+				}
 			}
 		}
 	}

@@ -149,8 +149,9 @@ type mcpCtx struct {
 	prodHint  string // an argument naming production ("namespace=production")
 	dbLocal   bool   // the SQL runs on a local database file inside the workspace
 	sqlTool   bool
-	objWords  []string // the object words of the action ("notebooks", "pull request")
-	descRaise bool     // the action was raised by the tool description
+	objWords  []string         // the object words of the action ("notebooks", "pull request")
+	descRaise bool             // the action was raised by the tool description
+	known     *catalog.MCPTool // the MCP tool catalogue's entry for the tool, if any
 
 	// execShell runs the exec analysis on a shell script the call writes for later (a CI
 	// step); nil outside mcpVerdict.
@@ -166,9 +167,9 @@ type mcpVerbInfo struct {
 }
 
 var mcpVerbTable = func() map[string]mcpVerbInfo {
-	m := map[string]mcpVerbInfo{}
+	m := make(map[string]mcpVerbInfo, 512) // above the words below: no growth at init
 	add := func(c mcpActClass, amb bool, words string) {
-		for _, w := range strings.Fields(words) {
+		for w := range strings.FieldsSeq(words) {
 			m[w] = mcpVerbInfo{c, amb}
 		}
 	}
@@ -294,9 +295,16 @@ var mcpProdWords = mcpWordSet(`prod production prd live`)
 var mcpProdKeys = mcpWordSet(`env environment target stage namespace cluster project projectid name app service stack
 	database bucket deployment context`)
 
+// mcpWordSet is the set of the words in s. Some sixty sets are built at package init, in every
+// process that links riskmodel (each hook call included), so it sizes the map once and splits
+// without allocating: growing the maps word by word was a tenth of a hook call's start-up.
 func mcpWordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
+	n := 0
+	for range strings.FieldsSeq(s) {
+		n++
+	}
+	m := make(map[string]bool, n)
+	for w := range strings.FieldsSeq(s) {
 		m[w] = true
 	}
 	return m
@@ -418,12 +426,14 @@ func (a *Analyzer) newMCPCtx(req *MCPRequest) *mcpCtx {
 		mcpWordSet("runcommand executecommand execcommand runshell shellexec runterminalcmd startprocess")[mcpNormKey(req.Tool)]
 	c.buildScope()
 	c.findAction()
+	c.applyToolCatalog()
 	c.findShell()
 	c.findSQL()
 	c.findURLs()
 	c.findPaths()
 	c.findSecrets()
 	c.findDomains()
+	c.settleGit()
 
 	c.label = c.server + "/" + c.tool
 	if c.server == "" {
@@ -758,6 +768,9 @@ func mcpLeadingVerb(desc string) string {
 }
 
 func (c *mcpCtx) findShell() {
+	if c.knownAs(catalog.MCPToolNoEffect) {
+		return // its arguments are prose for the tool ("list ECS services"), not a command line
+	}
 	shellish := c.shellish
 	var argv []string
 	text := ""
@@ -1029,6 +1042,8 @@ func (c *mcpCtx) findPaths() {
 			if mcpAnyWord(c.actWords, mcpWordSet("upload attach send share")) {
 				p.op = mcpOpRead
 			}
+		case mcpWriteToPath(c, a, keyed, absLike):
+			p.op = mcpOpWrite // mcp_writepath.go
 		default:
 			if c.act == mcpActRead || mcpAnyWord(c.actWords, mcpSendVerbs) || mcpBodyKeys[a.nkey] || a.nkey == "attachments" {
 				p.op = mcpOpRead
@@ -1127,8 +1142,7 @@ func (c *mcpCtx) findSecrets() {
 }
 
 func (c *mcpCtx) findDomains() {
-	allWords := append(append([]string{}, c.serverWords...), c.actWords...)
-	c.payment = mcpAnyWord(allWords, mcpPaymentWords) || mcpAnyWord(c.actWords, mcpPaymentVerbs)
+	c.payment = c.paymentWords()
 	c.infra = mcpAnyWord(c.serverWords, mcpInfraWords) || mcpAnyWord(c.toolWords, mcpWordSet("k8s kubectl helm terraform pulumi"))
 
 	// Sending: messaging verbs and services, publishing objects, HTTP writes and uploads.
@@ -1175,7 +1189,7 @@ func (c *mcpCtx) findDomains() {
 	}
 	// An argument naming production.
 	for _, a := range c.args {
-		if a.str && a.depth <= 2 && mcpProdKeys[a.nkey] {
+		if a.str && a.depth <= 2 && mcpProdKeys[a.nkey] && c.prodNameArg(a) {
 			for _, w := range mcpSplitWords(mcpClip(a.val, 200)) {
 				if mcpProdWords[w] {
 					c.prodHint = a.key + "=" + mcpCleanText(a.val, 40)
@@ -1195,6 +1209,9 @@ func (c *mcpCtx) findDomains() {
 			c.dbLocal = true
 		}
 	}
+	if !c.dbLocal {
+		c.dbLocal = c.localFileDB()
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1207,6 +1224,9 @@ func (c *mcpCtx) pathEntry(class catalog.Class, p *mcpPath) (*catalog.PathEntry,
 	q := p.abs
 	if q == "" && (strings.HasPrefix(p.raw, "~") || strings.HasPrefix(p.raw, "/")) {
 		q = p.raw
+	}
+	if x := xdgPath(p.raw); q == "" && x != "" {
+		q = x // $XDG_STATE_HOME/guardian/…: classified as below the variable's default
 	}
 	if q == "" {
 		return nil, false
@@ -1222,7 +1242,9 @@ func (c *mcpCtx) pathClass(class catalog.Class, p *mcpPath) string {
 	return ""
 }
 
-var mcpReRemoteCode = lazyRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`)
+var mcpReRemoteCode = lazyNeedRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/dev/tcp/|\bbash\s+-i\b|base64\s+(-d|--decode)|\beval\b|\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b|\|\s*(ba|z)?sh\b|\bmkfifo\b|ProxyCommand|LocalCommand|sshCommand|hooksPath`,
+	true, "curl", "wget", "nc", "socat", "telnet", "/dev/tcp/", "bash", "base64", "eval", "python", "perl", "|", "mkfifo",
+	"ProxyCommand", "LocalCommand", "sshCommand", "hooksPath")
 
 // writtenContent joins the content arguments of a write (content, text, newText, …).
 func (c *mcpCtx) writtenContent() string {
@@ -1502,7 +1524,7 @@ func mcpRules() []*Rule {
 					if e.ID == "ssh.authorized-keys" {
 						return fmt.Sprintf("%s, which writes %s: a new key there grants SSH login", c.call(), p.show()), true
 					}
-					if m := mcpReRemoteCode().FindString(c.writtenContent()); m != "" {
+					if m := mcpReRemoteCode.FindString(c.writtenContent()); m != "" {
 						return fmt.Sprintf("%s, which adds code that fetches or runs remote commands (%s) to %s", c.call(), mcpCleanText(m, 30), e.What), true
 					}
 					if e.Severity != "" {
@@ -1637,7 +1659,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.production-change", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction,
 			Message: "Changes production: a deploy, infrastructure or a live feature flag",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act < mcpActWrite || c.localCluster() != "" {
+				if c.act < mcpActWrite || c.localCluster() != "" || c.localDevService() != "" {
 					return "", false
 				}
 				switch {
@@ -1705,9 +1727,10 @@ func mcpRules() []*Rule {
 				return "", false
 			}},
 		{ID: "mcp.sql-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
-			Message: "Runs SQL that reads server files, password hashes or secret columns in bulk",
+			CertainWhen: "it reads every row (a WHERE that picks one secret is asked about)",
+			Message:     "Runs SQL that reads server files, password hashes or secret columns in bulk",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if s, ok := c.sqlWorst(mcpSqlSecret); ok {
+				if s, ok := c.sqlSecretRead(); ok {
 					return fmt.Sprintf("%s, which runs SQL that %s (%s)", c.call(), s.what, s.text), true
 				}
 				return "", false
@@ -1801,7 +1824,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.destroy-verb", Kind: KindMCP, Level: High, Category: CatDataDeletion,
 			Message: "Deletes data on the service",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act != mcpActDestroy || c.claimed() {
+				if c.act != mcpActDestroy || c.claimed() || c.teamWork() != "" || c.gitKeepsWork() != "" {
 					return "", false
 				}
 				return fmt.Sprintf("%s, %s", c.call(), c.does("data")) + c.fromDescription(), true
@@ -1834,7 +1857,7 @@ func mcpRules() []*Rule {
 			mcp: func(c *mcpCtx) (string, bool) {
 				for _, p := range c.paths {
 					e, ok := c.pathEntry(catalog.Persistence, p)
-					if !ok || !p.writes() || p.op == mcpOpWrite && (e.Severity == "" || mcpReRemoteCode().MatchString(c.writtenContent())) {
+					if !ok || !p.writes() || p.op == mcpOpWrite && (e.Severity == "" || mcpReRemoteCode.MatchString(c.writtenContent())) {
 						continue // mcp.fs-persistence-write
 					}
 					return fmt.Sprintf("%s, which %s %s (%s): code there runs later, unattended", c.call(), mcpOpVerb(p.op), e.What, p.show()), true
@@ -1941,7 +1964,7 @@ func mcpRules() []*Rule {
 						hard = true
 					}
 				}
-				if mcpContains(c.actWords, "clean") || mcpContains(c.actWords, "discard") || mcpContains(c.actWords, "reset") && hard ||
+				if mcpContains(c.actWords, "clean") && c.gitKeepsWork() == "" || mcpContains(c.actWords, "discard") || mcpContains(c.actWords, "reset") && hard ||
 					mcpContains(c.actWords, "restore") && !mcpContains(c.actWords, "staged") {
 					return fmt.Sprintf("%s, which discards uncommitted changes for good", c.call()), true
 				}
@@ -2271,7 +2294,8 @@ var (
 func (c *mcpCtx) teamWork() string {
 	// A read-only hint on a tool that writes is a server misdescribing itself: not routine.
 	tracker, chat := mcpAnyWord(c.serverWords, mcpTrackerServers), mcpAnyWord(c.serverWords, mcpTeamChatServers)
-	if !tracker && !chat || c.act != mcpActWrite || c.local || c.httpSend || c.browser || c.ro || len(c.secrets) > 0 || c.forced() || c.prodHint != "" {
+	fileDelete := c.act == mcpActDestroy && c.actWord == "delete" && mcpAnyWord(c.toolWords, mcpWordSet("file files"))
+	if !tracker && !chat || c.act != mcpActWrite && !fileDelete || c.local || c.httpSend || c.browser || c.ro || len(c.secrets) > 0 || c.forced() || c.prodHint != "" {
 		return ""
 	}
 	for _, a := range c.args {
@@ -2290,17 +2314,33 @@ func (c *mcpCtx) teamWork() string {
 	}
 	switch {
 	case tracker:
+		// Another party's tracker or repository: a message to outside maintainers.
+		if c.externalSite() != "" || c.forge() && c.repoOwnership() < 0 {
+			return ""
+		}
+		if why := c.teamComment(); why != "" {
+			return why
+		}
+		if c.knownAs(catalog.MCPToolWorkItem) {
+			return c.known.What + " on " + mcpOrStr(c.server, "the tracker")
+		}
 		if mcpAnyWord(c.objWords, mcpNotWorkItemNouns) || mcpAnyWord(c.toolWords, mcpNotWorkItemNouns) {
 			return ""
 		}
-		if mcpAnyWord(c.toolWords, mcpWordSet("file files contents")) && mcpAnyWord(c.toolWords, mcpWordSet("push create update")) {
+		if mcpAnyWord(c.toolWords, mcpWordSet("file files contents")) && mcpAnyWord(c.toolWords, mcpWordSet("push create update delete")) {
 			// Commits through the host's API: a feature branch only (the default branch is
 			// mcp.default-branch-write's).
 			a, ok := c.top("branch")
 			if !ok || c.defaultBranch() != "" || isProtectedBranch(a.val) || strings.TrimSpace(a.val) == "" {
 				return ""
 			}
+			if fileDelete {
+				return "commits the removal of a file to the feature branch " + mcpCleanText(a.val, 60)
+			}
 			return "commits files to the feature branch " + mcpCleanText(a.val, 60)
+		}
+		if fileDelete {
+			return ""
 		}
 		if !mcpWorkItemVerbs[c.actWord] || !mcpAnyWord(c.objWords, mcpWorkItemNouns) && !mcpAnyWord(c.toolWords, mcpWorkItemNouns) {
 			return ""
@@ -2313,7 +2353,7 @@ func (c *mcpCtx) teamWork() string {
 		}
 		return mcpVerb3(c.actWord) + " " + c.object("a work item") + " on " + mcpOrStr(c.server, "the tracker")
 	case chat:
-		if !mcpAnyWord(c.actWords, mcpWordSet("post send reply message")) {
+		if fileDelete || !mcpAnyWord(c.actWords, mcpWordSet("post send reply message")) && !mcpAnyWord(c.actWords, mcpReactionWords) {
 			return ""
 		}
 		ch, ok := c.top("channel", "channelid", "channelname")
@@ -2324,6 +2364,9 @@ func (c *mcpCtx) teamWork() string {
 			if _, dm := c.top(k); dm {
 				return ""
 			}
+		}
+		if mcpAnyWord(c.actWords, mcpReactionWords) {
+			return "reacts to a message in the team channel " + mcpCleanText(ch.val, 60)
 		}
 		return "posts to the team channel " + mcpCleanText(ch.val, 60)
 	}
@@ -2457,6 +2500,8 @@ func (c *mcpCtx) describeRead() string {
 		return fmt.Sprintf("%s, which runs a read-only query (%s)", c.call(), c.sql[0].text)
 	case len(c.paths) > 0:
 		return fmt.Sprintf("%s, which reads %s", c.call(), c.paths[0].show())
+	case c.known != nil:
+		return fmt.Sprintf("%s, which %s", c.call(), c.known.What)
 	}
 	return fmt.Sprintf("%s, %s", c.call(), c.does("data"))
 }
@@ -2479,7 +2524,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	// decision and level, the command's own assessment is the one reported.
 	var execTop *Finding
 	if c.shell != nil {
-		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd})
+		ev := a.Exec(ctx, ExecRequest{Command: c.shell, Cwd: c.scope.Cwd, Justification: mcpStatedReason(c.req.Message)})
 		for _, f := range ev.Assessment.Findings {
 			f.Segment, f.Message = RedactSecrets(f.Segment), RedactSecrets(f.Message)
 			findings = append(findings, f)
@@ -2592,11 +2637,12 @@ func (a *Analyzer) mcpInjections(ctx context.Context, c *mcpCtx) []Finding {
 		if c.shell != nil && strings.Contains(strings.Join(c.shell, " "), arg.val) {
 			continue // already judged as the tool's command
 		}
-		ev := a.Exec(ctx, ExecRequest{Command: []string{"sh", "-c", arg.val}, Cwd: c.scope.Cwd})
-		for _, f := range ev.Assessment.Findings {
-			if f.Level < High || strings.HasPrefix(f.RuleID, "shell.unparsable") || strings.HasPrefix(f.RuleID, "shell.too-") {
+		seen := map[string]bool{}
+		for _, f := range a.injectedFindings(ctx, c, arg.val) {
+			if f.Level < High || strings.HasPrefix(f.RuleID, "shell.unparsable") || strings.HasPrefix(f.RuleID, "shell.too-") || seen[f.RuleID] {
 				continue
 			}
+			seen[f.RuleID] = true
 			f.RuleID = "mcp.injection:" + f.RuleID
 			f.Segment = RedactSecrets(f.Segment)
 			f.Message = fmt.Sprintf("Argument %s looks like a shell injection; if the server passes it to a shell: %s", arg.path, RedactSecrets(f.Message))

@@ -12,7 +12,6 @@ import (
 
 	"github.com/guardianhq/guardian/riskmodel/catalog"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -225,17 +224,18 @@ func (c *mcpCtx) writes() []mcpWrite {
 
 // mcpReLoaderEnv finds environment variables that load code into every process started with
 // them: a shared library, a Node/Python/Perl/Ruby preload, a shell's startup file.
-var mcpReLoaderEnv = lazyRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BASH_ENV|PYTHONSTARTUP|PERL5OPT|PROMPT_COMMAND)\b|\bNODE_OPTIONS\b["']?\s*[:=]\s*["']?[^"'\n]*(--require|-r\s|--import|--loader|--experimental-loader)|\bRUBYOPT\b["']?\s*[:=]\s*["']?[^"'\n]*-r`)
+var mcpReLoaderEnv = lazyNeedRegexp(`\b(DYLD_INSERT_LIBRARIES|LD_PRELOAD|LD_AUDIT|BASH_ENV|PYTHONSTARTUP|PERL5OPT|PROMPT_COMMAND)\b|\bNODE_OPTIONS\b["']?\s*[:=]\s*["']?[^"'\n]*(--require|-r\s|--import|--loader|--experimental-loader)|\bRUBYOPT\b["']?\s*[:=]\s*["']?[^"'\n]*-r`,
+	false, "DYLD_INSERT_LIBRARIES", "LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "PYTHONSTARTUP", "PERL5OPT", "PROMPT_COMMAND", "NODE_OPTIONS", "RUBYOPT")
 
 // mcpReEditorAgentApproval finds an editor setting that lets its coding agent act unasked:
 // VS Code's chat.tools.*autoApprove family (global, terminal, edits, URLs) and the older
 // chat.tools.autoApprove, Copilot's agent auto-approval, Cline's/Roo's auto-approve options.
 // Only these keys make an editor settings file an agent's approval configuration; the rest of
 // .vscode/ (tasks, launch, extensions, formatting) is ordinary project configuration.
-var mcpReEditorAgentApproval = lazyRegexp(`(?i)["']?(chat\.tools(\.[a-z]+)*\.autoApprove|chat\.agent\.autoApprove|github\.copilot\.chat\.agent\.autoApprove|chat\.mcp\.autostart|cline\.autoApprov[a-z]*|roo-cline\.[a-zA-Z]*autoApprov[a-z]*|roo-cline\.alwaysAllow[a-zA-Z]*)["']?\s*:`)
+var mcpReEditorAgentApproval = lazyLitRegexp(`(?i)["']?(chat\.tools(\.[a-z]+)*\.autoApprove|chat\.agent\.autoApprove|github\.copilot\.chat\.agent\.autoApprove|chat\.mcp\.autostart|cline\.autoApprov[a-z]*|roo-cline\.[a-zA-Z]*autoApprov[a-z]*|roo-cline\.alwaysAllow[a-zA-Z]*)["']?\s*:`)
 
 // mcpReFolderOpenTask finds a VS Code task that runs as soon as the folder is opened.
-var mcpReFolderOpenTask = lazyRegexp(`(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`)
+var mcpReFolderOpenTask = lazyNeedRegexp(`(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`, true, "runOn")
 
 // mcpEditorStartupFile says whether a path is an editor's or a tool's project startup file:
 // .vscode/*.json, a .code-workspace, .devcontainer, .idea, .envrc.
@@ -264,12 +264,12 @@ func (c *mcpCtx) startupContentWrite() (msg string, sure bool) {
 		if !ok {
 			continue
 		}
-		if m := mcpReLoaderEnv().FindString(w.content); m != "" {
+		if m := mcpReLoaderEnv.FindString(w.content); m != "" {
 			return fmt.Sprintf("%s, which writes %s (%s) with %s: every program started from it loads code it names", c.call(),
 				what, mcpCleanText(w.path, 80), mcpCleanText(m, 40)), true
 		}
-		if mcpReFolderOpenTask().MatchString(w.content) {
-			if m := mcpReRemoteCode().FindString(w.content); m != "" {
+		if mcpReFolderOpenTask.MatchString(w.content) {
+			if m := mcpReRemoteCode.FindString(w.content); m != "" {
 				return fmt.Sprintf("%s, which writes %s (%s) with a task that runs on opening the folder and fetches or runs remote code (%s)",
 					c.call(), what, mcpCleanText(w.path, 80), mcpCleanText(m, 30)), true
 			}
@@ -295,32 +295,32 @@ func mcpCIFile(p string) bool {
 }
 
 var (
-	mcpReGHSecretRef  = regexp.MustCompile(`\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-	mcpReGHAllSecrets = regexp.MustCompile(`\$\{\{\s*(?i:toJSON)\(\s*secrets\s*\)\s*\}\}`)
-	mcpReGHToken      = regexp.MustCompile(`\$\{\{\s*(github\.token|env\.[A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-	mcpReGHExpr       = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
-	mcpReYAMLRun      = regexp.MustCompile(`^(\s*)(?:-\s+)?(?:run|script|before_script|after_script|command)\s*:\s*(.*)$`)
+	mcpReGHSecretRef  = lazyRegexp(`\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+	mcpReGHAllSecrets = lazyRegexp(`\$\{\{\s*(?i:toJSON)\(\s*secrets\s*\)\s*\}\}`)
+	mcpReGHToken      = lazyRegexp(`\$\{\{\s*(github\.token|env\.[A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+	mcpReGHExpr       = lazyRegexp(`\$\{\{[^}]*\}\}`)
+	mcpReYAMLRun      = lazyRegexp(`^(\s*)(?:-\s+)?(?:run|script|before_script|after_script|command)\s*:\s*(.*)$`)
 )
 
 // mcpCIShell turns a workflow's expressions into shell: a named secret becomes a variable of
 // that name (one the exec analysis treats as a secret), all secrets at once the environment,
 // any other expression a plain word.
 func mcpCIShell(s string) string {
-	s = mcpReGHAllSecrets.ReplaceAllString(s, "$(env)")
-	s = mcpReGHSecretRef.ReplaceAllStringFunc(s, func(m string) string {
-		name := mcpReGHSecretRef.FindStringSubmatch(m)[1]
+	s = mcpReGHAllSecrets().ReplaceAllString(s, "$(env)")
+	s = mcpReGHSecretRef().ReplaceAllStringFunc(s, func(m string) string {
+		name := mcpReGHSecretRef().FindStringSubmatch(m)[1]
 		if !isSecretVar(name) {
 			name += "_SECRET"
 		}
 		return "${" + name + "}"
 	})
-	s = mcpReGHToken.ReplaceAllStringFunc(s, func(m string) string {
+	s = mcpReGHToken().ReplaceAllStringFunc(s, func(m string) string {
 		if strings.Contains(m, "github.token") {
 			return "${GITHUB_TOKEN}"
 		}
 		return "${" + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(strings.Trim(m, "${}")), "env."), "}")) + "}"
 	})
-	return mcpReGHExpr.ReplaceAllString(s, "x")
+	return mcpReGHExpr().ReplaceAllString(s, "x")
 }
 
 // mcpCIRunBodies lists the shell bodies of a pipeline file's steps: `run:` (GitHub), `script:`
@@ -329,7 +329,7 @@ func mcpCIRunBodies(text string) []string {
 	lines := strings.Split(text, "\n")
 	var out []string
 	for i := 0; i < len(lines) && len(out) < 64; i++ {
-		m := mcpReYAMLRun.FindStringSubmatch(lines[i])
+		m := mcpReYAMLRun().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}

@@ -340,13 +340,17 @@ func (c *mcpCtx) forgeProtectionOff() bool {
 
 // messageDataExfil finds a message that carries customer data, an export, a dump, credentials
 // or source to a recipient outside the sender's organisation (a personal webmail domain, or a
-// domain other than the sender's).
-func (c *mcpCtx) messageDataExfil() string {
+// domain other than the sender's). With no sender named, a recipient whose domain the user
+// has not configured as trusted is not known to be the team's: source code or credentials
+// sent there are certain (no coding task mails them to a person; the project's code host is
+// how code is shared), customer data and exports are asked about (sure is false).
+func (c *mcpCtx) messageDataExfil() (why string, sure bool) {
 	if !c.sends || c.httpSend || c.browser {
-		return ""
+		return "", false
 	}
 	senderDomain := ""
 	var external []string
+	known := false // some recipient is outside for certain: a webmail domain, or not the sender's
 	for _, a := range c.args {
 		if !a.str {
 			continue
@@ -363,13 +367,17 @@ func (c *mcpCtx) messageDataExfil() string {
 		}
 		for _, m := range mcpEmailRe().FindAllStringSubmatch(mcpClip(a.val, 4096), 32) {
 			d := strings.ToLower(m[1])
-			if mcpWebmailDomains[d] || senderDomain != "" && d != senderDomain && !strings.HasSuffix(d, "."+senderDomain) {
+			switch {
+			case mcpWebmailDomains[d] || senderDomain != "" && d != senderDomain && !strings.HasSuffix(d, "."+senderDomain):
+				external, known = append(external, m[0]), true
+			case senderDomain == "" && !c.trustedHost(d):
+				// docs/policy.md: data to any host that is not the project's own.
 				external = append(external, m[0])
 			}
 		}
 	}
 	if len(external) == 0 {
-		return ""
+		return "", false
 	}
 	what, file := "", ""
 	for _, a := range c.args {
@@ -403,9 +411,22 @@ func (c *mcpCtx) messageDataExfil() string {
 		}
 	}
 	if what == "" {
-		return ""
+		for _, a := range c.args {
+			if a.str && mcpBodyKeys[a.nkey] && looksLikeSourceCode(mcpClip(a.val, 64<<10)) {
+				what, file = "source code", "the message body"
+				break
+			}
+		}
 	}
-	return fmt.Sprintf("which sends %s (%s) to %s, outside the sender's organisation", what, mcpCleanText(file, 60), mcpCleanText(external[0], 60))
+	if what == "" {
+		return "", false
+	}
+	where := "outside the sender's organisation"
+	if !known {
+		where = "an address whose domain is not known to be the team's own"
+	}
+	sure = known || what == "source code" || what == "credentials"
+	return fmt.Sprintf("which sends %s (%s) to %s, %s", what, mcpCleanText(file, 60), mcpCleanText(external[0], 60), where), sure
 }
 
 // browserURL is a destination of a browser call, protocol-relative ones included.
@@ -485,14 +506,14 @@ func (c *mcpCtx) browserish() bool {
 func mcpServiceRules() []*Rule {
 	return []*Rule{
 		{ID: "mcp.k8s-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
-			CertainWhen: "the read is bulk: a list, no name, all namespaces, -o yaml/json, or a production context",
+			CertainWhen: "the read is bulk (a list, no name, all namespaces), or one Secret's data is read (-o yaml/json, a production context) with no reason stated that names it",
 			Message:     "Reads Kubernetes Secret objects, whose data are credentials",
 			mcp: func(c *mcpCtx) (string, bool) {
 				hit, bulk := c.kubeSecretRead()
 				if !hit {
 					return "", false
 				}
-				if bulk != "" {
+				if bulk != "" && (c.kubeSecretListed() || !reasonRelates(mcpStatedReason(c.req.Message), c.argValues())) {
 					c.certainty = certaintySure // policy: Kubernetes secrets, bulk secret dumps
 					return fmt.Sprintf("%s, which reads Kubernetes Secrets %s into the agent's context: their data are credentials", c.call(), bulk), true
 				}
@@ -535,10 +556,14 @@ func mcpServiceRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.message-data-exfil", Kind: KindMCP, Level: High, Category: CatDataExfiltration, Certain: true,
-			Message: "Sends customer data, an export, a dump, credentials or source to an outside recipient",
+		{ID: "mcp.message-data-exfil", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
+			CertainWhen: "the recipient is outside for certain (webmail, not the sender's domain), or the data is source code or credentials",
+			Message:     "Sends customer data, an export, a dump, credentials or source to an outside recipient",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if why := c.messageDataExfil(); why != "" {
+				if why, sure := c.messageDataExfil(); why != "" {
+					if sure {
+						c.certainty = certaintySure
+					}
 					return fmt.Sprintf("%s, %s", c.call(), why), true
 				}
 				return "", false

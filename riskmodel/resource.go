@@ -60,6 +60,8 @@ func runawayText(src string, depth int) string {
 		case *syntax.ForClause:
 			if c, ok := n.Loop.(*syntax.CStyleLoop); ok && c.Cond == nil {
 				why = runawayBody(n.Do)
+			} else {
+				why = boundedFlood(n) // resource_bounded.go
 			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
@@ -289,7 +291,7 @@ func floodPipe(p *syntax.BinaryCmd) string {
 			return "sends a request for each of an endless or enormous number of inputs (" + lw[0] + " | " + n + ")"
 		}
 	}
-	if wide && (count < 0 || count >= 1e6) {
+	if wide && (count < 0 || count >= 1e6) || procFlood(count, procs) {
 		return "runs an endless or enormous number of processes in parallel (" + lw[0] + " | " + n + " -P" + strconv.Itoa(procs) + ")"
 	}
 	return ""

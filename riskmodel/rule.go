@@ -202,8 +202,8 @@ func builtinRules() []*Rule {
 	var all []*Rule
 	for _, fam := range [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
-		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRules(),
-		selfApprovalRules(), routineRules(),
+		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
+		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
 	} {
 		all = append(all, fam...)
 	}

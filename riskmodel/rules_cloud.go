@@ -1,6 +1,8 @@
 package riskmodel
 
 import (
+	"net/url"
+	"path"
 	"strings"
 )
 
@@ -197,7 +199,7 @@ func cloudRules() []*Rule {
 var cloudKnownBins = map[string]bool{"terraform": true, "tofu": true, "terragrunt": true, "pulumi": true, "kubectl": true, "oc": true,
 	"helm": true, "helmfile": true, "aws": true, "gcloud": true, "gsutil": true, "bq": true, "az": true, "doctl": true, "heroku": true,
 	"fly": true, "flyctl": true, "vercel": true, "netlify": true, "firebase": true, "supabase": true, "serverless": true, "sls": true,
-	"cdk": true, "sam": true, "eb": true, "ansible-playbook": true, "ansible": true, "stripe": true, "wrangler": true, "argocd": true,
+	"cdk": true, "sam": true, "eb": true, "awslocal": true, "ansible-playbook": true, "ansible": true, "stripe": true, "wrangler": true, "argocd": true,
 	"skaffold": true, "prisma": true, "knex": true, "sequelize": true, "typeorm": true, "drizzle-kit": true, "alembic": true,
 	"flyway": true, "liquibase": true, "dbmate": true, "goose": true, "atlas": true, "hasura": true}
 
@@ -332,8 +334,8 @@ func cloudCLIOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 		return cloudKubectl(c, s, hints)
 	case "helm", "helmfile":
 		return localClusterOps(s, cloudHelm(c, s, hints), "--kube-context")
-	case "aws":
-		return cloudAWS(c, s, hints)
+	case "aws", "awslocal":
+		return localEndpointOps(c, s, cloudAWS(c, s, hints), hints)
 	case "gcloud", "gsutil", "bq":
 		return cloudGCP(c, s, hints)
 	case "az", "doctl":
@@ -471,6 +473,62 @@ func localClusterOps(s *Segment, ops []cloudOp, opt string) []cloudOp {
 		}
 	}
 	return ops
+}
+
+// localEndpointOps turns the changes of an AWS CLI call into changes of a local emulator when
+// the call goes to this machine: --endpoint-url or AWS_ENDPOINT_URL(_SERVICE) naming a
+// loopback address (LocalStack on :4566, MinIO, DynamoDB Local), or LocalStack's awslocal
+// wrapper, whose endpoint is LocalStack on localhost. The endpoint decides where the request
+// goes, so deleting a bucket there deletes test data on this machine, not the cloud's
+// (docs/policy.md: local development resources are routine). A production word anywhere in the
+// call keeps the cloud's judgement.
+func localEndpointOps(c *execCtx, s *Segment, ops []cloudOp, hints []string) []cloudOp {
+	if len(ops) == 0 || cloudWhere(c, s, hints) != "" {
+		return ops
+	}
+	ep := ""
+	if s.Name() == "awslocal" {
+		ep = "LocalStack on localhost"
+	}
+	if v, ok := optValue(s.Args[1:], "--endpoint-url"); ok {
+		ep = v
+		if !loopbackURL(v) {
+			return ops
+		}
+	} else if s.Name() == "aws" {
+		for _, kv := range requestAssigns(c, s) {
+			k, v, _ := strings.Cut(kv, "=")
+			if k == "AWS_ENDPOINT_URL" || strings.HasPrefix(k, "AWS_ENDPOINT_URL_") {
+				if !loopbackURL(v) {
+					return ops
+				}
+				ep = v
+			}
+		}
+	}
+	if ep == "" {
+		return ops
+	}
+	for i := range ops {
+		switch ops[i].kind {
+		case cloudDestroy, cloudDestroyData, cloudChange:
+			ops[i] = cloudOp{cloudLocal, ops[i].msg + " (a local emulator at " + capText(ep) + ")"}
+		}
+	}
+	return ops
+}
+
+// loopbackURL reports whether a URL (or bare host:port) names this machine.
+func loopbackURL(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if !strings.Contains(v, "://") {
+		v = "http://" + v
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Hostname() == "" {
+		return false
+	}
+	return isLocalHost(strings.ToLower(u.Hostname()))
 }
 
 // kubeInlineSpecEscape finds a pod spec given inline (run --overrides, patch -p, a manifest
@@ -2474,7 +2532,7 @@ var dbMigrationOpts = []string{"-e", "--environment", "--env", "-c", "--config",
 
 // dbMigrationNames are the names dbMigrationTool's switch knows (TestDBMigrationNames keeps
 // the two in step).
-var dbMigrationNames = map[string]bool{"rails": true, "rake": true, "python": true, "python3": true, "manage.py": true, "django-admin": true, "alembic": true, "prisma": true, "knex": true, "sequelize": true, "sequelize-cli": true, "typeorm": true, "typeorm-ts-node-commonjs": true, "typeorm-ts-node-esm": true, "drizzle-kit": true, "flyway": true, "liquibase": true, "mvn": true, "gradle": true, "mix": true, "dotnet": true, "supabase": true, "wrangler": true, "dbmate": true, "goose": true, "migrate": true, "atlas": true, "hasura": true}
+var dbMigrationNames = map[string]bool{"rails": true, "rake": true, "python": true, "python3": true, "manage.py": true, "django-admin": true, "alembic": true, "prisma": true, "knex": true, "sequelize": true, "sequelize-cli": true, "typeorm": true, "typeorm-ts-node-commonjs": true, "typeorm-ts-node-esm": true, "drizzle-kit": true, "flyway": true, "liquibase": true, "mvn": true, "gradle": true, "mix": true, "dotnet": true, "supabase": true, "wrangler": true, "dbmate": true, "goose": true, "migrate": true, "atlas": true, "hasura": true, "php": true, "artisan": true}
 
 func dbMigrationTool(s *Segment) (dbMigration, bool) {
 	if len(s.Args) == 0 {
@@ -2522,6 +2580,25 @@ func dbMigrationTool(s *Segment) (dbMigration, bool) {
 	case "python", "python3":
 		if len(p) >= 2 && strings.HasSuffix(p[0], "manage.py") {
 			return djangoMigration(m, p[1:])
+		}
+	case "php", "artisan":
+		if name == "php" {
+			if len(p) < 2 || path.Base(p[0]) != "artisan" {
+				return dbMigration{}, false
+			}
+			p = p[1:]
+		}
+		m.tool = "artisan"
+		if len(p) == 0 {
+			return dbMigration{}, false
+		}
+		switch p[0] {
+		case "migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe":
+			return set("php artisan "+p[0]+", which drops or rolls back every table", true, false)
+		case "migrate", "migrate:rollback", "migrate:install", "db:seed":
+			return set("php artisan "+p[0], false, false)
+		case "migrate:status", "db:show", "db:table", "db:monitor":
+			return set("php artisan "+p[0], false, true)
 		}
 	case "manage.py", "django-admin":
 		if len(p) >= 1 {
@@ -2736,6 +2813,14 @@ func dbMigrationOps(c *execCtx, s *Segment, m dbMigration, hints []string) []clo
 		on = " against a database whose URL comes from the environment, which guardian cannot see"
 	}
 	switch {
+	case m.destructive && w == "" && !m.remote:
+		switch local, guardOff := devReset(c, s, m); {
+		case local && guardOff != "":
+			return one(dbWriteProd, "Runs "+m.what+" with "+guardOff+": it wipes whatever database the configuration names")
+		case local:
+			return one(dbLocalReset, "Runs "+m.what+" against the project's development database, discarding its local data")
+		}
+		return one(dbDestructive, "Runs "+m.what)
 	case m.destructive:
 		return one(dbDestructive, "Runs "+m.what+on)
 	case m.read:

@@ -103,8 +103,10 @@ func TestCloudDatabaseVerdicts(t *testing.T) {
 		{"sudo -u postgres psql -c 'DROP DATABASE app'", Deny, "db.destructive", ""},
 		{"docker compose exec db psql -U postgres -c 'DROP DATABASE app'", Deny, "db.destructive", ""},
 		{"kubectl exec -it pod/redis-0 -n prod -- redis-cli FLUSHDB", Deny, "db.destructive", ""},
-		{"rails db:reset", Deny, "db.destructive", ""},
-		{"npx prisma migrate reset --force", Deny, "db.destructive", ""},
+		{"rails db:reset", Allow, "db.local-reset", "db.destructive"},
+		{"npx prisma migrate reset --force", Allow, "db.local-reset", "db.destructive"},
+		{"RAILS_ENV=production rails db:reset", Deny, "db.destructive", "db.local-reset"},
+		{"DATABASE_URL=postgres://u@db.example.com/app npx prisma migrate reset --force", Deny, "db.destructive", "db.local-reset"},
 		{"dropdb app_dev", Deny, "db.destructive", ""},
 	})
 }

@@ -26,6 +26,11 @@ func isCredentialPath(c *execCtx, abs string) bool {
 // back to its directory, which would lose what the glob can name.
 func (c *execCtx) rawPath(arg string) string {
 	p := c.scope.expandHome(arg)
+	if x := xdgPath(p); x != "" {
+		// $XDG_STATE_HOME/guardian/… is guardian's state whatever the variable holds: it is
+		// classified as if below the variable's default (~/.local/state/guardian/…).
+		return x
+	}
 	switch {
 	case p == "" || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.HasPrefix(p, "$"):
 		return ""
@@ -40,6 +45,23 @@ func (c *execCtx) rawPath(arg string) string {
 // inClass returns the catalogue entry of class that a target falls in: judged on the
 // argument as written (globs and braces included) and on the resolved path.
 func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bool) {
+	m := c.scope.memo
+	if m == nil {
+		return c.inClassCompute(class, t)
+	}
+	k := classKey{c.scope, class, t.arg, t.abs}
+	if v, ok := m.class[k]; ok {
+		return v.e, v.ok
+	}
+	e, ok := c.inClassCompute(class, t)
+	if m.class == nil {
+		m.class = map[classKey]classVal{}
+	}
+	m.class[k] = classVal{e, ok}
+	return e, ok
+}
+
+func (c *execCtx) inClassCompute(class catalog.Class, t target) (*catalog.PathEntry, bool) {
 	cat := catalog.Default()
 	if raw := c.rawPath(t.arg); raw != "" && raw != t.abs {
 		if e, ok := cat.Classify(class, raw, c.scope.Home); ok || HasGlob(t.arg) || strings.Contains(t.arg, "{") {
@@ -55,6 +77,23 @@ func (c *execCtx) inClass(class catalog.Class, t target) (*catalog.PathEntry, bo
 // credArg reports whether an argument names a credential store; recursive says the command
 // reads directories recursively, so a directory holding a store counts too.
 func (c *execCtx) credArg(arg string, recursive bool) (string, bool) {
+	m := c.scope.memo
+	if m == nil {
+		return c.credArgCompute(arg, recursive)
+	}
+	k := credKey{c.scope, arg, recursive}
+	if v, ok := m.cred[k]; ok {
+		return v.p, v.ok
+	}
+	p, ok := c.credArgCompute(arg, recursive)
+	if m.cred == nil {
+		m.cred = map[credKey]credVal{}
+	}
+	m.cred[k] = credVal{p, ok}
+	return p, ok
+}
+
+func (c *execCtx) credArgCompute(arg string, recursive bool) (string, bool) {
 	t := c.target(arg)
 	if _, ok := c.inClass(catalog.Credential, t); ok {
 		return orStr(t.abs, arg), true
@@ -91,7 +130,7 @@ func readsRecursively(s *Segment) bool {
 var nonReaders = map[string]bool{"ls": true, "stat": true, "file": true, "test": true, "[": true, "chmod": true, "chown": true, "chgrp": true,
 	"du": true, "touch": true, "mkdir": true, "rm": true, "rmdir": true, "realpath": true, "readlink": true, "basename": true, "dirname": true,
 	"ssh": true, "ssh-add": true, "ssh-copy-id": true, "find": true, "cd": true, "shred": true, "unlink": true, "ssh-keygen": true,
-	"tree": true, "exa": true, "eza": true, "git": true, "echo": true}
+	"tree": true, "exa": true, "eza": true, "git": true, "echo": true, "tee": true}
 
 // outputFlags name the options whose value is a file the command writes.
 var outputFlags = map[string]bool{"-o": true, "-out": true, "-keyout": true, "--output": true, "-O": true, "--output-document": true,
@@ -227,15 +266,16 @@ func kubeSecretValuesShown(s *Segment, verb string) bool {
 }
 
 // secretValueRead reports a secretCommand match that certainly puts a stored secret's value in
-// front of the agent with no need stated: docs/policy.md denies reading credential stores
+// front of the agent with no need stated (no reason, or one that names nothing the command
+// reads): docs/policy.md denies reading credential stores
 // without need, and asks about one secret read for a stated reason. Not certain: a request
 // that states a reason; sign-in flows whose token is handed to another program (aws ecr
 // get-login-password | docker login, eval $(aws sts …)); commands that list names or mint new
 // credentials (kubectl get secrets, kubectl describe, iam create-access-key); access tokens
 // of the user's own cloud session, which API calls routinely need.
 func secretValueRead(c *execCtx, s *Segment) bool {
-	if strings.TrimSpace(c.req.Justification) != "" {
-		return false
+	if reasonRelates(c.req.Justification, s.Args) {
+		return false // a reason that names what is read (reason.go)
 	}
 	for _, o := range c.segs {
 		if o.PipeIn != s {
@@ -359,25 +399,34 @@ func secretVarRefs(a string) []string {
 
 // tokenBelongsTo reports whether a secret variable is named for the service a host belongs
 // to (OPENAI_API_KEY → openai.com), judged on the registrable domain so that
-// openai-proxy.example.top does not pass.
+// openai-proxy.example.top and api.github-status.io do not pass. A variable whose owner the
+// catalogue names (GITHUB_TOKEN → github.com) belongs only to the catalogue's domains and to
+// a self-hosted instance named for the service (gitlab.acme.internal); for any other the
+// vendor prefix of its name must be the domain's own name, give or take a short affix
+// (DATADOG_API_KEY → datadoghq.com), never a look-alike built from it (stripe-billing.io,
+// githubstatus.io).
 func tokenBelongsTo(v, host string) bool {
-	if catalog.Default().TokenOwnedBy(v, host) {
+	cat := catalog.Default()
+	if cat.TokenOwnedBy(v, host) {
 		return true
 	}
-	labels := strings.Split(strings.ToLower(host), ".")
+	labels := strings.Split(strings.ToLower(strings.TrimSuffix(host, ".")), ".")
 	if len(labels) < 2 {
 		return false
 	}
 	domain := labels[len(labels)-2]
 	vendor := strings.ToLower(strings.SplitN(v, "_", 2)[0])
-	aliases := map[string][]string{"gh": {"github"}, "aws": {"amazonaws"}, "hf": {"huggingface"}, "gcp": {"googleapis"}, "google": {"googleapis"}, "az": {"azure"}}
-	if vendor == domain || strings.Contains(domain, vendor) && len(vendor) >= 4 {
-		return true
-	}
-	for _, l := range labels[:len(labels)-1] {
+	for _, l := range labels[:len(labels)-2] {
 		if l == vendor && len(vendor) >= 4 {
 			return true // grafana.internal.example.io: a self-hosted instance of the service
 		}
+	}
+	if cat.TokenOwnerKnown(v) {
+		return false // the catalogue names where it belongs, and this is not there
+	}
+	aliases := map[string][]string{"gh": {"github"}, "aws": {"amazonaws"}, "hf": {"huggingface"}, "gcp": {"googleapis"}, "google": {"googleapis"}, "az": {"azure"}}
+	if vendor == domain || len(vendor) >= 4 && shortAffix(domain, vendor) {
+		return true
 	}
 	for _, a := range aliases[vendor] {
 		if a == domain {
@@ -385,6 +434,26 @@ func tokenBelongsTo(v, host string) bool {
 		}
 	}
 	return false
+}
+
+// shortAffix reports a domain label that is name with at most three letters or digits
+// before or after it (datadoghq, getpostman): a vendor's own spelling, where a hyphenated or
+// longer addition (github-status, stripebilling) is how look-alikes are built.
+func shortAffix(label, name string) bool {
+	i := strings.Index(label, name)
+	if i < 0 {
+		return false
+	}
+	rest := label[:i] + label[i+len(name):]
+	if len(rest) > 3 {
+		return false
+	}
+	for _, r := range rest {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // networkSink reports whether data reaching a segment (its stdin, its words) leaves the
@@ -626,11 +695,11 @@ func credRules() []*Rule {
 		},
 		{
 			ID: "cred.secret-store", Level: High, Category: CatCredentialAccess,
-			CertainWhen: "it prints a stored secret's value with no reason stated",
+			CertainWhen: "it prints a stored secret's value, or mints an administrator's credentials, with no reason stated that names what it reads",
 			Message:     "Reads secrets from a keychain, password manager or cloud CLI",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				msg, ok := secretCommand(s)
-				if ok && secretValueRead(c, s) {
+				if ok && (secretValueRead(c, s) || adminCredentialMinted(c, s)) {
 					c.certainty = certaintySure
 				}
 				return msg, ok

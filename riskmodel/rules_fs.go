@@ -87,7 +87,7 @@ func fsRules() []*Rule {
 						return "Recursively deletes " + c.where(t), true
 					}
 					if isCriticalSystemFile(t.abs) {
-						return "Deletes " + t.abs + ", which the system needs to boot or log in", true
+						return "Deletes " + t.abs + ", " + criticalFileWhat(t.abs), true
 					}
 				}
 				return "", false
@@ -227,6 +227,37 @@ func fsRules() []*Rule {
 			},
 		},
 		{
+			// Writing a credential store is tampering with the user's credentials: replacing
+			// ~/.aws/credentials or ~/.netrc destroys what the user kept there (docs/policy.md
+			// denies destroying data in home that is not a cache); adding an entry swaps in
+			// credentials the user never chose, which a person should decide (asked, high so
+			// that no model's allow stands). Stores that are also startup files (.npmrc,
+			// .ssh/config) are persistence and judged by fs.write.startup; the project's own
+			// .env inside the workspace is routine.
+			ID: "fs.write.credential", Level: High, Category: CatCredentialAccess,
+			CertainWhen: "it truncates the store and writes it anew (> or tee), destroying the credentials the user kept there",
+			Message:     "Writes a credential store outside the workspace (keys, cloud credentials, .netrc, tokens)",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				for _, t := range writeTargets(c, s) {
+					if t.zone == ZoneWorkspace || t.zone == ZoneTemp || t.zone == ZoneDevNull || c.specialWrite(t) {
+						continue
+					}
+					e, ok := c.inClass(catalog.Credential, t)
+					if !ok {
+						continue
+					}
+					if !overwrites(s, t.arg) {
+						// An append, or a copy or move whose destination may not exist yet
+						// (mv ~/.ssh/config ~/.ssh/config.bak): asked.
+						return "Writes " + orStr(t.abs, t.arg) + " (" + e.What + "), changing the credentials the user's tools use", true
+					}
+					c.certainty = certaintySure
+					return "Replaces " + orStr(t.abs, t.arg) + " (" + e.What + "), destroying the credentials kept there", true
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "fs.write.git-hook", Level: High, Category: CatPersistence,
 			CertainWhen: "it writes the repository's own hooks directory (.git/hooks), which nobody reviews",
 			Message:     "Writes a git hook, which git runs on its own at the next commit, checkout or push",
@@ -258,8 +289,8 @@ func fsRules() []*Rule {
 				if msg, ok := toolAutorunWrite(c, s, body); ok {
 					return msg, true
 				}
-				folderOpen := mcpReFolderOpenTask().MatchString(body)
-				loader := mcpReLoaderEnv().FindString(body)
+				folderOpen := mcpReFolderOpenTask.MatchString(body)
+				loader := mcpReLoaderEnv.FindString(body)
 				if !folderOpen && loader == "" {
 					return "", false
 				}
@@ -272,7 +303,7 @@ func fsRules() []*Rule {
 						c.certainty = certaintySure
 						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with " + loader + ": every program started from it loads code it names", true
 					}
-					if m := mcpReRemoteCode().FindString(body); m != "" {
+					if m := mcpReRemoteCode.FindString(body); m != "" {
 						c.certainty = certaintySure
 						return "Writes " + orStr(t.abs, t.arg) + " (" + what + ") with a task that runs on opening the folder and fetches or runs remote code (" + m + ")", true
 					}
@@ -458,9 +489,9 @@ func regen(c *execCtx, ts []string) bool {
 	return true
 }
 
-// writeTargets returns the files a segment writes: output redirections and the destination
-// arguments of writing commands.
-func writeTargets(c *execCtx, s *Segment) []target {
+// writeTargetsCompute returns the files a segment writes: output redirections and the
+// destination arguments of writing commands. writeTargets keeps the answer.
+func writeTargetsCompute(c *execCtx, s *Segment) []target {
 	var out []target
 	for _, r := range s.Redirs {
 		if r.Writes() && r.Target != "" {
@@ -736,14 +767,14 @@ var npmLifecycleScripts = map[string]bool{"preinstall": true, "install": true, "
 // script or hook is project work; one that runs what a server sends is remote code made
 // persistent.
 func toolAutorunWrite(c *execCtx, s *Segment, body string) (string, bool) {
-	remote := mcpReRemoteCode().FindString(body)
+	remote := mcpReRemoteCode.FindString(body)
 	if remote == "" {
 		return "", false
 	}
 	if n := s.Name(); (n == "npm" || n == "pnpm" || n == "yarn" || n == "bun") && s.sub(0) == "pkg" && s.sub(1) == "set" {
 		for _, a := range s.Args[3:] {
 			k, v, ok := strings.Cut(a, "=")
-			if ok && strings.HasPrefix(k, "scripts.") && npmLifecycleScripts[strings.TrimPrefix(k, "scripts.")] && mcpReRemoteCode().MatchString(v) {
+			if ok && strings.HasPrefix(k, "scripts.") && npmLifecycleScripts[strings.TrimPrefix(k, "scripts.")] && mcpReRemoteCode.MatchString(v) {
 				c.certainty = certaintySure
 				return "Sets the package's " + strings.TrimPrefix(k, "scripts.") + " script, which the package manager runs by itself, to code that fetches or runs remote code (" + remote + ")", true
 			}
@@ -756,4 +787,15 @@ func toolAutorunWrite(c *execCtx, s *Segment, body string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// overwrites reports whether a segment truncates arg and writes it anew (> or tee without
+// -a), so what the file held before is lost.
+func overwrites(s *Segment, arg string) bool {
+	for _, r := range s.Redirs {
+		if r.Target == arg && r.Writes() {
+			return r.Op != ">>" && r.Op != "&>>"
+		}
+	}
+	return s.Name() == "tee" && !s.hasFlag("a", "--append")
 }

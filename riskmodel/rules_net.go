@@ -662,7 +662,7 @@ func netRules() []*Rule {
 		},
 		{
 			ID: "net.upload", Level: High, Category: CatDataExfiltration,
-			CertainWhen: "files or piped output go to a raw public IP address, an anonymous file-drop or paste service, or a personal mailbox",
+			CertainWhen: "files or piped output go to a raw public IP address (scp and rsync too), an anonymous file-drop or paste service, a personal mailbox or an account named personal, or an archive of files goes to a chat webhook",
 			Message:     "Sends local data to a remote host",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				dest, ok := sends(s)
@@ -684,10 +684,15 @@ func netRules() []*Rule {
 		},
 		{
 			ID: "net.remote-shell", Level: High, Category: CatNetworkEgress,
-			Message: "Runs commands on a remote machine over SSH",
+			CertainWhen: "a remote forward (-R) publishes a local port on a tunnel service or on every interface of the remote host",
+			Message:     "Runs commands on a remote machine over SSH",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
 				case "ssh", "mosh", "telnet", "rsh", "autossh":
+					if msg := publicRemoteForward(s); msg != "" {
+						c.certainty = certaintySure // docs/policy.md: tunnels that expose local services
+						return msg, true
+					}
 					if s.Name() == "ssh" && s.hasFlag("TV") && strings.Contains(strings.Join(s.Args, " "), "git@") {
 						return "", false
 					}
@@ -708,16 +713,17 @@ func netRules() []*Rule {
 		},
 		{
 			ID: "net.expose", Level: High, Category: CatDataExfiltration,
-			CertainWhen: "a tunnel publishes a local service to the internet",
+			CertainWhen: "the home directory or / is served to the network, or a cluster service is opened on every interface",
 			Message:     "Exposes a local service or files to the network",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch s.Name() {
-				case "ngrok", "cloudflared", "lt", "localtunnel", "bore", "serveo", "frpc", "tailscale":
-					if s.Name() == "tailscale" && s.sub(0) != "funnel" && s.sub(0) != "serve" {
-						return "", false
+				case "kubectl", "oc":
+					if addr := portForwardAllInterfaces(s); addr != "" {
+						// docs/policy.md: tunnels that expose services; a cluster's service
+						// opened to every network the machine is on.
+						c.certainty = certaintySure
+						return "Opens a cluster service to every network this machine is on (port-forward --address " + addr + ")", true
 					}
-					c.certainty = certaintySure // docs/policy.md: tunnels that expose local services
-					return "Publishes a local service to the internet through " + s.Name(), true
 				case "nc", "ncat", "netcat":
 					if s.hasFlag("l", "--listen") {
 						return "Listens for network connections with " + s.Name(), true
@@ -726,6 +732,18 @@ func netRules() []*Rule {
 					if s.arg("http.server", "SimpleHTTPServer") {
 						if b, ok := optValue(s.Args[1:], "--bind", "-b"); ok && b != "0.0.0.0" && isLocalHost(b) {
 							return "", false
+						}
+						dir := c.scope.Cwd
+						if d, ok := optValue(s.Args[1:], "-d", "--directory"); ok {
+							if abs, ok := c.scope.Resolve(d); ok {
+								dir = abs
+							}
+						}
+						if !c.scope.CwdUnknown && (dir == c.scope.Home || dir == "/") {
+							// The home directory or / holds every credential store: serving
+							// it to the network publishes them.
+							c.certainty = certaintySure
+							return "Serves " + c.scope.Pretty(dir) + ", with every key and credential in it, to the whole network with " + s.Name() + " -m http.server", true
 						}
 						return "Serves the current directory to the whole network with " + s.Name() + " -m http.server", true
 					}
@@ -892,10 +910,16 @@ func uncontrolledDest(s *Segment, dest string) string {
 	if at := strings.LastIndexByte(host, '@'); at >= 0 {
 		host = host[at+1:] // scp user@1.2.3.4:/tmp
 	}
+	if acct := personalAccount(s, dest); acct != "" {
+		return acct
+	}
+	if chat := chatWebhook(s); chat != "" && sendsArchive(s) {
+		return chat
+	}
 	if ip := net.ParseIP(host); ip != nil {
-		// scp/rsync/sftp log in with the user's own SSH credentials: a raw IP there is more
-		// likely the user's own server, so it stays asked.
-		if s.Name() != "scp" && s.Name() != "rsync" && s.Name() != "sftp" && !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified() {
+		// docs/policy.md names raw IPs among the hosts that are not the project's own, for
+		// scp/rsync/sftp as much as for HTTP: a project's servers have names.
+		if !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified() {
 			return "the raw IP address " + host
 		}
 		return ""
@@ -920,9 +944,15 @@ func sendsFileData(s *Segment) bool {
 	if s.PipeIn != nil && !emptyFeed(s.PipeIn) || hasInputRedirect(s) {
 		return true
 	}
+	if _, ok := transferSink(s); ok {
+		return true // rclone copy, aws s3 cp, gsutil cp of local files
+	}
 	switch s.Name() {
 	case "scp", "rsync", "sftp":
 		return true
+	case "wget":
+		_, ok := s.argPrefix("--post-file", "--body-file")
+		return ok
 	case "curl":
 		if s.hasFlag("T", "--upload-file") {
 			return true

@@ -134,7 +134,11 @@ func selfApprovalRules() []*Rule {
 		{
 			ID: "guardian.approval-api", Level: Critical, Category: CatSecurityWeakening, Certain: true,
 			Message: "Calls guardian serve's approval, grant or breaker routes: an agent approving its own requests",
-			exec: func(_ *execCtx, s *Segment) (string, bool) {
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if f := s.CodeFacts; f != nil && f.GuardianRoute != "" && !c.anySegment(func(o *Segment) bool { u, _ := guardianAPICall(o); return u != "" }) {
+					what, _ := guardianRoute(routeShape(f.GuardianRoute))
+					return "Runs inline " + langOf(s.Name()) + " code that requests " + f.GuardianRoute + " on this machine, which " + what + " in guardian serve: only a person may do that, never the agent being reviewed", true
+				}
 				u, what := guardianAPICall(s)
 				if u == "" {
 					return "", false
@@ -155,8 +159,94 @@ func selfApprovalRules() []*Rule {
 						return c.call() + ", which reaches " + mu.raw + " and " + what + " in guardian serve: only a person may do that", true
 					}
 				}
+				if p, what := mcpSplitGuardianRoute(c); p != "" {
+					return c.call() + ", which requests " + p + " on this machine and " + what + " in guardian serve: only a person may do that", true
+				}
 				return "", false
 			},
 		},
 	}
+}
+
+// reCodeRoute is a deciding route of guardian serve in code, its ID possibly a placeholder
+// (%s, {id}, ${id}) or a variable concatenated in ('/v1/pending/' + id + '/approve').
+var (
+	reCodeRoute    = lazyRegexp(`/v1/(?:pending/[^\s/]{0,80}?(?:/|["'` + "`" + `][^"'` + "`" + `\n]{0,40}["'` + "`" + `]/)(?:approve|deny)\b|grants/(?:[\w${%<:]|["'` + "`" + `]\s*(?:\+|\.))|breakers/reset\b)`)
+	reCodeHost     = lazyRegexp(`(?i)\b(?:https?|wss?)://([a-z0-9.\-]+|\[[0-9a-f:.]+\])`)
+	reCodeLoopback = lazyRegexp(`(?i)localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|unix`)
+)
+
+// codeGuardianRoute returns the deciding route of guardian serve that inline code requests
+// on this machine: the route appears in the code, and every host the code names is loopback
+// (or it names none, the address coming from a variable), "" otherwise. Routes of another
+// host's API with the same shape are left to the network rules.
+func codeGuardianRoute(code string) string {
+	m := reCodeRoute().FindString(code)
+	if m == "" {
+		return ""
+	}
+	for _, h := range reCodeHost().FindAllStringSubmatch(code, 16) {
+		if !isLocalHost(strings.ToLower(strings.Trim(h[1], "[]"))) && !isLocalHost(strings.ToLower(h[1])) {
+			return ""
+		}
+	}
+	return m
+}
+
+// routeShape turns a route found in code into a path guardianRoute can name: the ID and any
+// text concatenated around it become one placeholder segment.
+func routeShape(m string) string {
+	switch {
+	case strings.HasPrefix(m, "/v1/pending/") && strings.HasSuffix(m, "approve"):
+		return "/v1/pending/ID/approve"
+	case strings.HasPrefix(m, "/v1/pending/"):
+		return "/v1/pending/ID/deny"
+	case strings.HasPrefix(m, "/v1/grants/"):
+		return "/v1/grants/ID"
+	}
+	return m
+}
+
+// anySegment reports whether some segment of the request satisfies f: the URL a piece of
+// inline code requests is followed into a synthetic segment of its own, which then speaks for
+// the code.
+func (c *execCtx) anySegment(f func(*Segment) bool) bool {
+	for _, o := range c.segs {
+		if f(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// mcpSplitGuardianRoute finds a request tool given the address and the route apart
+// ({"host": "127.0.0.1", "port": 8787, "path": "/v1/pending/ID/approve"}, or a base_url and a
+// path): a deciding route of guardian serve in one argument and a loopback address, and no
+// other host, in the others. It returns the route and what it does.
+func mcpSplitGuardianRoute(c *mcpCtx) (string, string) {
+	route, what, local := "", "", false
+	for _, a := range c.args {
+		if !a.str {
+			continue
+		}
+		v := strings.TrimSpace(a.val)
+		if w, ok := guardianRoute(v); ok && strings.HasPrefix(v, "/v1/") {
+			route, what = v, w
+			continue
+		}
+		h := strings.ToLower(v)
+		if u, err := url.Parse(v); err == nil && u.Host != "" {
+			h = strings.ToLower(u.Hostname())
+		}
+		switch {
+		case isLocalHost(h):
+			local = true
+		case a.nkey == "host" || a.nkey == "hostname" || a.nkey == "baseurl" || a.nkey == "server" || strings.Contains(v, "://"):
+			return "", "" // another host's API
+		}
+	}
+	if route == "" || !local {
+		return "", ""
+	}
+	return route, what
 }

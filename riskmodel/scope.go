@@ -60,7 +60,48 @@ type Scope struct {
 	// links are the symbolic links the request itself creates, absolute link path → absolute
 	// target ("" when the target cannot be resolved). A path through a link resolves to the
 	// target: after "ln -s / dist", "dist/*" is "/*".
-	links map[string]string
+	links *linkSet
+
+	// memo holds answers computed from a scope and a word, shared by the request's scopes
+	// (every copy made from it) and keyed by the scope they were computed in. A scope is
+	// never changed once made (cd, ln -s and pushd make copies), so an answer stays true.
+	memo *scopeMemo
+}
+
+// scopeMemo is a request's cache of per-word answers that the extraction and several rules
+// ask for again and again (a 64 KiB script repeats the same few words a thousand times). Its
+// maps are made on first use, so a request that asks nothing pays nothing.
+type scopeMemo struct {
+	cred    map[credKey]credVal
+	resolve map[resolveKey]credVal
+	class   map[classKey]classVal
+}
+
+type classKey struct {
+	sc       *Scope
+	class    catalog.Class
+	arg, abs string
+}
+
+type classVal struct {
+	e  *catalog.PathEntry
+	ok bool
+}
+
+type resolveKey struct {
+	sc  *Scope
+	arg string
+}
+
+type credKey struct {
+	sc        *Scope
+	arg       string
+	recursive bool
+}
+
+type credVal struct {
+	p  string
+	ok bool
 }
 
 // withCwd returns a copy of the scope whose relative paths resolve against dir; known=false
@@ -87,12 +128,56 @@ func (s *Scope) withLinksOf(o *Scope) *Scope {
 // "" when unknown).
 func (s *Scope) withLink(link, target string) *Scope {
 	n := *s
-	n.links = make(map[string]string, len(s.links)+1)
-	for k, v := range s.links {
-		n.links[k] = v
-	}
-	n.links[link] = target
+	n.links = s.links.with(link, target)
 	return &n
+}
+
+// linkSet is an immutable set of links: a small map of the newest links over an older set.
+// Adding a link makes a new layer rather than copying every link (a script of a thousand
+// ln -s would copy half a million entries); past maxLinkLayers the layers are merged into one.
+type linkSet struct {
+	m      map[string]string
+	older  *linkSet
+	layers int
+}
+
+const maxLinkLayers = 16
+
+func (l *linkSet) with(link, target string) *linkSet {
+	if l == nil {
+		return &linkSet{m: map[string]string{link: target}, layers: 1}
+	}
+	if l.layers >= maxLinkLayers {
+		m := map[string]string{}
+		l.each(func(k, v string) {
+			if _, ok := m[k]; !ok {
+				m[k] = v
+			}
+		})
+		m[link] = target
+		return &linkSet{m: m, layers: 1}
+	}
+	return &linkSet{m: map[string]string{link: target}, older: l, layers: l.layers + 1}
+}
+
+// get returns the newest target of link.
+func (l *linkSet) get(link string) (string, bool) {
+	for ; l != nil; l = l.older {
+		if t, ok := l.m[link]; ok {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// each calls f for every entry, newest layer first (so an older entry of the same link
+// comes after the one that replaced it).
+func (l *linkSet) each(f func(link, target string)) {
+	for ; l != nil; l = l.older {
+		for k, v := range l.m {
+			f(k, v)
+		}
+	}
 }
 
 // throughLinks rewrites p (absolute, cleaned) through the request's symlinks. A path is only
@@ -100,30 +185,38 @@ func (s *Scope) withLink(link, target string) *Scope {
 // in a slash ("dist/"): "rm dist" removes the link itself. ok is false when the link's
 // target is unknown.
 func (s *Scope) throughLinks(p string, trailingSlash bool) (string, bool) {
-	for i := 0; i < 8 && len(s.links) > 0; i++ {
-		hit := false
-		for link, target := range s.links {
-			rest, below := "", false
-			switch {
-			case p == link && trailingSlash:
-				below = true
-			case strings.HasPrefix(p, link+"/"):
-				rest, below = strings.TrimPrefix(p, link), true
-			}
-			if !below {
-				continue
-			}
-			if target == "" {
-				return "", false
-			}
-			p, hit = path.Clean(target+"/"+rest), true
+	for i := 0; i < 8 && s.links != nil; i++ {
+		target, rest, found := s.linkAt(p, trailingSlash)
+		if !found {
 			break
 		}
-		if !hit {
-			break
+		if target == "" {
+			return "", false
 		}
+		p = path.Clean(target + "/" + rest)
 	}
 	return p, true
+}
+
+// linkAt finds the request's link that p goes through: a directory above p that is a link,
+// the nearest the root first (as the kernel resolves a path), or p itself when it ends in a
+// slash. It looks up p's ancestors, not every link, so a script of a thousand ln -s stays
+// linear. rest is what follows the link in p.
+func (s *Scope) linkAt(p string, trailingSlash bool) (target, rest string, found bool) {
+	for j := 1; j < len(p); j++ {
+		if p[j] != '/' {
+			continue
+		}
+		if t, ok := s.links.get(p[:j]); ok {
+			return t, p[j:], true
+		}
+	}
+	if trailingSlash {
+		if t, ok := s.links.get(p); ok {
+			return t, "", true
+		}
+	}
+	return "", "", false
 }
 
 // credentialStores returns the credential store paths below this scope's home.
@@ -141,7 +234,7 @@ func (s *Scope) credentialStores() []string {
 // NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",
 // the home directory or a system directory.
 func NewScope(p *Policy, cwd string) *Scope {
-	s := &Scope{Home: p.Home}
+	s := &Scope{Home: p.Home, memo: &scopeMemo{}}
 	if s.Home == "" {
 		s.Home = inferHome(cwd)
 	}
@@ -203,6 +296,22 @@ func (s *Scope) expandHome(p string) string {
 // false when the argument holds something unresolvable (a variable, a substitution, another
 // user's "~name").
 func (s *Scope) Resolve(arg string) (abs string, ok bool) {
+	if s.memo == nil {
+		return s.resolve(arg)
+	}
+	k := resolveKey{s, arg}
+	if v, ok := s.memo.resolve[k]; ok {
+		return v.p, v.ok
+	}
+	abs, ok = s.resolve(arg)
+	if s.memo.resolve == nil {
+		s.memo.resolve = map[resolveKey]credVal{}
+	}
+	s.memo.resolve[k] = credVal{abs, ok}
+	return abs, ok
+}
+
+func (s *Scope) resolve(arg string) (abs string, ok bool) {
 	p := s.expandHome(arg)
 	if strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`") || p == "" {
 		return "", false
@@ -215,7 +324,7 @@ func (s *Scope) Resolve(arg string) (abs string, ok bool) {
 		p = path.Join(s.Cwd, p)
 	}
 	p = path.Clean(p)
-	if len(s.links) > 0 {
+	if s.links != nil {
 		var ok bool
 		if p, ok = s.throughLinks(p, slash); !ok {
 			return "", false

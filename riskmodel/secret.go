@@ -34,6 +34,10 @@ type secSecretPattern struct {
 	// the lower-cased text when lower is set); the expression is skipped otherwise.
 	need  []string
 	lower bool
+	// needAll lists substrings every one of which must occur (in the text as given) for the
+	// expression to match: a cheap test before an expression that Go's regexp steps through
+	// every byte for.
+	needAll []string
 }
 
 // Every expression is RE2 (linear in the input). Value classes stop at quotes and whitespace
@@ -66,10 +70,10 @@ var secSecretPatterns = []secSecretPattern{
 		`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest|apikey)\s+([A-Za-z0-9._~+/=\-]{6,})`)},
 	{need: []string{"bearer"}, lower: true, kind: "auth-header", group: 1, re: lazyRegexp(`(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{16,}=*)`), check: secCheckBearer},
 	// scheme://user:password@host — only the password is the secret.
-	{need: []string{"://"}, kind: "url-password", group: 1, re: lazyRegexp(
+	{need: []string{"://"}, needAll: []string{"@"}, kind: "url-password", group: 1, re: lazyRegexp(
 		`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^/\s:@"'<>]{1,256}:([^/\s@"'<>]{1,256})@`), check: secCheckPlainValue},
 	// curl -u user:password, --user=user:password.
-	{need: []string{"-u", "--user"}, kind: "basic-credentials", group: 1, re: lazyRegexp(
+	{need: []string{"-u", "--user"}, needAll: []string{":"}, kind: "basic-credentials", group: 1, re: lazyRegexp(
 		`(?:^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"']{1,128}:([^\s"']{1,256})`), check: secCheckPlainValue},
 	// --password VALUE, --token VALUE on a command line.
 	{need: []string{"pass", "token", "secret", "key"}, lower: true, kind: "secret-flag", keyGroup: 1, valGroups: []int{2}, re: lazyRegexp(
@@ -87,17 +91,31 @@ var secSecretPatterns = []secSecretPattern{
 // matches only up to the separator, so a rejected key never hides the text after it
 // ("url=https://h/?token=…" still finds token); the value is then read by hand.
 type secKeyedDetector struct {
-	re    func() *regexp.Regexp
+	re    func() submatcher
 	style byte // '=' assignment, 'j' quoted JSON key, 'y' line-leading YAML key
+}
+
+// submatcher is the part of *regexp.Regexp the keyed detectors use, so that a faster search
+// with the same results (litRegexp, lineRegexp) can stand in for it.
+type submatcher interface {
+	FindAllStringSubmatchIndex(s string, n int) [][]int
 }
 
 var secKeyedDetectors = []secKeyedDetector{
 	// KEY=value (env, INI, query strings, --flag=value).
-	{style: '=', re: lazyRegexp(`(?:^|[^A-Za-z0-9_\-.])-{0,2}([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*=[ \t]*`)},
-	// "key": "value" (JSON, Python dicts).
-	{style: 'j', re: lazyRegexp(`["']([A-Za-z_][A-Za-z0-9_\-.]{0,63})["'][ \t]*:[ \t]*`)},
-	// key: value at the start of a line (YAML, HTTP headers).
-	{style: 'y', re: lazyRegexp(`(?m)^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`)},
+	// Every match lies within one line and the newline before it: lineRegexp looks only at
+	// lines holding an '='.
+	{style: '=', re: lazySubmatcher(lazyLineRegexp(`(?:^|[^A-Za-z0-9_\-.])-{0,2}([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*=[ \t]*`, '=', true))},
+	// "key": "value" (JSON, Python dicts). Every match starts at a quote: litRegexp looks only
+	// there.
+	{style: 'j', re: lazySubmatcher(lazyLitRegexp(`["']([A-Za-z_][A-Za-z0-9_\-.]{0,63})["'][ \t]*:[ \t]*`))},
+	// key: value at the start of a line (YAML, HTTP headers). Every match lies within one line
+	// holding a colon: lineRegexp looks only at those.
+	{style: 'y', re: lazySubmatcher(lazyLineRegexp(`^[ \t\-]*([A-Za-z_][A-Za-z0-9_\-.]{0,63})[ \t]*:[ \t]+`, ':', false))},
+}
+
+func lazySubmatcher[T submatcher](f func() T) func() submatcher {
+	return func() submatcher { return f() }
 }
 
 // FindSecrets reports the secrets in s, sorted by position and without overlaps (overlapping
@@ -122,6 +140,12 @@ func FindSecrets(s string) []SecretMatch {
 		for _, n := range p.need {
 			if strings.Contains(hay, n) {
 				found = true
+				break
+			}
+		}
+		for _, n := range p.needAll {
+			if !strings.Contains(s, n) {
+				found = false
 				break
 			}
 		}
@@ -165,7 +189,12 @@ func FindSecrets(s string) []SecretMatch {
 	}
 	for i := range secKeyedDetectors {
 		d := &secKeyedDetectors[i]
-		if d.style == '=' && !strings.Contains(s, "=") || d.style != '=' && !strings.Contains(s, ":") {
+		// Each expression's literal parts, tested first: a hook that audits a routine call
+		// then compiles none of them.
+		switch {
+		case d.style == '=' && !strings.Contains(s, "="),
+			d.style == 'j' && (!strings.Contains(s, ":") || !strings.ContainsAny(s, `"'`)),
+			d.style == 'y' && !strings.Contains(s, ": ") && !strings.Contains(s, ":\t"):
 			continue
 		}
 		for _, m := range d.re().FindAllStringSubmatchIndex(s, -1) {
@@ -365,10 +394,14 @@ func secCheckYAMLKeyed(key, val string) (string, bool) {
 	return secCheckKeyed(key, val)
 }
 
+// secKeySeparators drops the separators of a key name; built once (a Replacer is safe for
+// concurrent use and builds its tables on first use).
+var secKeySeparators = strings.NewReplacer("_", "", "-", "", ".", "")
+
 // secKeyedKind names a keyed secret after its key: "password", "token", "api-key" or "secret".
 func secKeyedKind(key string) string {
 	k := strings.ToLower(key)
-	k = strings.NewReplacer("_", "", "-", "", ".", "").Replace(k)
+	k = secKeySeparators.Replace(k)
 	switch {
 	case strings.Contains(k, "pass"):
 		return "password"

@@ -1,6 +1,7 @@
 package riskmodel
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -83,11 +84,57 @@ func (s *Segment) positional(skip int, withArg ...string) []string {
 // sub returns the n-th word after the command name that is not an option ("" if none), for
 // subcommand dispatch: git -C dir push → sub(0) == "push" with gitGlobalOpts.
 func (s *Segment) sub(n int, withArg ...string) string {
-	p := s.positional(0, withArg...)
+	var p []string
+	if len(withArg) == 0 {
+		p = s.subWords()
+	} else {
+		p = s.positional(0, withArg...)
+	}
 	if n < len(p) {
 		return p[n]
 	}
 	return ""
+}
+
+// subWords is positional(0), computed once for the segment's current Args. The result is
+// shared: callers must not change it.
+func (s *Segment) subWords() []string {
+	if sameWords(s.subsFor, s.Args) {
+		return s.subs
+	}
+	s.subs = s.positional(0)
+	s.subsFor = copyWords(s.Args)
+	return s.subs
+}
+
+// writeTargets returns the files a segment writes (writeTargetsCompute), computed once for
+// the scope it is asked in and the segment's current Args. A dozen file rules ask for every
+// segment. The result is shared: its capacity is its length, so a caller's append copies it,
+// and callers must not change its elements.
+func writeTargets(c *execCtx, s *Segment) []target {
+	if s.writesScope == c.scope && sameWords(s.writesFor, s.Args) && slices.Equal(s.writesRedirs, s.Redirs) {
+		return s.writes
+	}
+	ts := writeTargetsCompute(c, s)
+	s.writes, s.writesScope, s.writesFor, s.writesRedirs = ts[:len(ts):len(ts)], c.scope, copyWords(s.Args), slices.Clone(s.Redirs)
+	return s.writes
+}
+
+// sameWords reports whether a copy taken earlier (nil: none) still equals words.
+func sameWords(copied, words []string) bool {
+	if copied == nil || len(copied) != len(words) {
+		return false
+	}
+	for i, a := range words {
+		if copied[i] != a {
+			return false
+		}
+	}
+	return true
+}
+
+func copyWords(words []string) []string {
+	return append(make([]string, 0, len(words)), words...)
 }
 
 // arg reports whether any argument equals one of vs.

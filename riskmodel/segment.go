@@ -51,6 +51,17 @@ type Segment struct {
 	// scope is the frame this segment runs in: the request's, with the working directory
 	// and symlinks the commands before it set up. nil means the request's own scope.
 	scope *Scope
+
+	// subs caches the words sub reads (positional(0)), dozens of rules asking for them; it
+	// holds for the Args it was computed from (subsFor, a copy), and is recomputed when those
+	// change.
+	subs, subsFor []string
+	// writes caches writeTargets for the scope writesScope and the Args and Redirs it was
+	// computed from (copies).
+	writes       []target
+	writesScope  *Scope
+	writesFor    []string
+	writesRedirs []Redirect
 }
 
 // Redirect is one redirection of a segment.

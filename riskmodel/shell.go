@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -115,7 +117,7 @@ func (x *extractor) exhausted() bool { return x.full() && len(x.tail) >= maxTail
 
 func capText(s string) string {
 	if strings.ContainsAny(s, "\n\t\r") || strings.Contains(s, "  ") {
-		s = strings.Join(strings.Fields(s), " ")
+		s = joinFieldsPrefix(s, maxTextLen+1)
 	}
 	if len(s) > maxTextLen {
 		cut := maxTextLen
@@ -125,6 +127,35 @@ func capText(s string) string {
 		return s[:cut] + "…"
 	}
 	return s
+}
+
+// joinFieldsPrefix returns strings.Join(strings.Fields(s), " ") or, when that is longer than
+// n bytes, a prefix of it at least n bytes long: capText keeps only the first maxTextLen, and
+// a 64 KiB heredoc need not be split whole for that.
+func joinFieldsPrefix(s string, n int) string {
+	var b strings.Builder
+	for i := 0; i < len(s) && b.Len() < n; {
+		// Skip a run of spaces, then copy one field, as strings.Fields splits.
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			i += w
+			continue
+		}
+		j := i + w
+		for j < len(s) {
+			r, w := utf8.DecodeRuneInString(s[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			j += w
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[i:j])
+		i = j
+	}
+	return b.String()
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -161,6 +161,8 @@ type mcpSqlStmt struct {
 	kind mcpSqlKind
 	text string // cleaned statement, clipped, for messages
 	what string // "drops table users"
+	// one marks a secret read narrowed by WHERE to chosen rows: one secret, not a dump.
+	one bool
 }
 
 var mcpSqlStart = mcpWordSet(`SELECT WITH VALUES TABLE SHOW DESCRIBE DESC EXPLAIN PRAGMA USE INSERT REPLACE UPSERT MERGE
@@ -519,6 +521,9 @@ func mcpClassifySQL(w []string, st string) mcpSqlStmt {
 	}
 	if k, what := sqlRisk(w, st); k > s.kind {
 		s.kind, s.what = k, what
+	}
+	if k, what, one := sqlSecretStoreRead(w, st); k > s.kind {
+		s.kind, s.what, s.one = k, what, one
 	}
 	if first == "ALTER" && (has("SUPERUSER") || has("BYPASSRLS")) || has("DISABLE") && has("ROW") && has("SECURITY") ||
 		(first == "CREATE" || first == "ALTER") && (has("ROLE") || has("USER")) && has("SUPERUSER") ||

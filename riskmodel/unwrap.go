@@ -161,7 +161,10 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.add(seg, ctx)
 			return seg
 		case isAssignWord(args[0]):
-			// VAR=value cmd … from an argv request (parsed scripts strip these already).
+			// VAR=value cmd … from an argv request or after sudo (parsed scripts strip these
+			// already): a variable that runs or loads code is judged like any other.
+			i := strings.IndexByte(args[0], '=')
+			x.envAssign(args[0][:i], args[0][i+1:], false, ctx)
 			seg.Args = args[1:]
 			continue
 		case tableWrappers[name] != nil:
@@ -625,10 +628,13 @@ func (x *extractor) findExec(seg *Segment, ctx walkCtx) (out taint) {
 
 // findPlaceholder is the path standing for what find matches below root: root/{} or, with a
 // -name filter, root/NAME with globs replaced by {} (so "*.pyc" stays recognisable).
+// findGlobPlaceholder turns a -name pattern into placeholder text; built once.
+var findGlobPlaceholder = strings.NewReplacer("*", "{}", "?", "{}", "[", "{", "]", "}")
+
 func findPlaceholder(args []string, root string) string {
 	name := "{}"
 	if n, ok := optValue(args[1:], "-name", "-iname"); ok && n != "" {
-		name = strings.NewReplacer("*", "{}", "?", "{}", "[", "{", "]", "}").Replace(n)
+		name = findGlobPlaceholder.Replace(n)
 	}
 	return strings.TrimSuffix(root, "/") + "/" + name
 }

@@ -11,14 +11,30 @@ import (
 // that decided. A request with no findings at all is asked about: silence is not consent.
 func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdict {
 	m := a.policy.mappingFor(kind)
+	// A long script repeats the same segment texts and messages: each is redacted once.
+	var redacted map[string]string
+	redact := func(s string) string {
+		if len(findings) < 8 {
+			return RedactSecrets(s)
+		}
+		if r, ok := redacted[s]; ok {
+			return r
+		}
+		if redacted == nil {
+			redacted = map[string]string{}
+		}
+		r := RedactSecrets(s)
+		redacted[s] = r
+		return r
+	}
 	for i := range findings {
 		if findings[i].Decision == 0 {
 			findings[i].Decision = m.Decide(findings[i].Level, findings[i].Contained, findings[i].Certain)
 		}
 		// Findings quote the request; a token in a command must not travel on in the
 		// assessment (to a log, an audit record, a prompt, a terminal).
-		findings[i].Segment = RedactSecrets(findings[i].Segment)
-		findings[i].Message = RedactSecrets(findings[i].Message)
+		findings[i].Segment = redact(findings[i].Segment)
+		findings[i].Message = redact(findings[i].Message)
 	}
 	describe = RedactSecrets(describe)
 	if len(findings) == 0 {

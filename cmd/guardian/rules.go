@@ -146,9 +146,10 @@ func (a *app) rulesCatalogCmd() *cobra.Command {
 each path entry with its class (credential store, agent configuration, persistence, security
 configuration, system), its patterns (home-relative ones apply to any user's home) and the
 source it was taken from; then the vendor installer hosts, the sensitive services that
-listen on loopback ports, and the everyday commands the rules know by class (read_only,
-build, workspace_write, local_net, opener) with the subcommands each entry covers and the
-arguments that take a use out of it.
+listen on loopback ports, and the commands the rules know by class (read_only, build,
+workspace_write, local_net, opener; tunnel for the tunnels, relays and listeners that
+expose this machine) with the subcommands each entry covers and the arguments that take a
+use out of it.
 
 --json writes {"paths":[…],"vendors":[…],"services":[…],"commands":[…]}.`,
 		Args: usageArgs(cobra.NoArgs),

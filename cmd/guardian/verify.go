@@ -176,9 +176,13 @@ func (a *app) verifyHook(ctx context.Context, r *verifyReport, host hook.Host, f
 			cs[i].want = silent
 		}
 	}
+	run := h.Command
+	if h.Wrapper != "" {
+		run = h.Wrapper // what the host runs: guardian's fail-closed wrapper around the command
+	}
 	for _, c := range cs {
 		start := time.Now()
-		out, code, err := runHookCommand(ctx, h.Command, c.payload, project, timeout)
+		out, code, err := runHookCommand(ctx, run, c.payload, project, timeout)
 		took := time.Since(start).Round(time.Millisecond)
 		if err != nil {
 			r.check(false, "canary %s: %v", c.name, err)

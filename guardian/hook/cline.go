@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -242,10 +241,11 @@ const clineScriptMarker = "#!/bin/sh\n# guardian's Cline PreToolUse hook (guardi
 // call run), so a guardian that cannot answer — missing, crashing, killed, printing garbage —
 // would let every call through. The script is what closes that, as OpenCode's plugin does: it
 // runs the hook command (itself again with --run, so that the command stays on a line of its
-// own, exactly as installed), under coreutils' timeout where there is one, and prints the
-// command's output only when the command exits 0 with one line that is one of guardian's two
-// answers, {} or a cancel; on anything else it prints a cancel of its own. The command is
-// repeated as a JSON string in a comment, which is what verify and the installers read back.
+// own, exactly as installed) inside guardian's fail-closed program (clineFailClosed), under
+// coreutils' timeout where there is one, which prints the command's output only when the
+// command exits 0 with one line that is one of guardian's two answers, {} or a cancel, and a
+// cancel of its own on anything else. The command is repeated as a JSON string in a comment,
+// which is what verify and the installers read back.
 func clineScript(command string, timeoutMS int) []byte {
 	sec := (timeoutMS + 999) / 1000
 	return []byte(clineScriptMarker + `
@@ -260,29 +260,15 @@ if [ "${1-}" = --run ]; then
 ` + command + `
 exit
 fi
-cancel() {
-	printf '{"cancel":true,"errorMessage":"guardian could not review this tool call, so the task is stopped: %s"}\n' "$1"
-	exit 0
+` + clineFailClosed.check(`/bin/sh "$0" --run`, fmt.Sprint(sec), Installed{Command: command}.Monitor()))
 }
-if command -v timeout >/dev/null 2>&1; then
-	reply=$(timeout -s KILL ` + fmt.Sprint(sec) + ` /bin/sh "$0" --run)
-else
-	reply=$(/bin/sh "$0" --run)
-fi
-status=$?
-case $status in
-0) ;;
-124 | 137) cancel "the hook command was killed or gave no answer within ` + fmt.Sprint(sec) + ` s (exit status $status)" ;;
-*) cancel "the hook command exited with status $status" ;;
-esac
-case $reply in
-*'
-'*) cancel "the hook command printed more than one line" ;;
-'{}') printf '{}\n' ;;
-'{"cancel":true,"errorMessage":"'*'"}') printf '%s\n' "$reply" ;;
-*) cancel "the hook command printed no answer of guardian's" ;;
-esac
-`)
+
+// clineFailClosed is the fail-closed program for Cline: its cancel is the block, and guardian's
+// answers are {} and a cancel, with exit 0.
+var clineFailClosed = failClosed{
+	protocol: Cline{},
+	event:    EventClineToolCall,
+	accepted: []string{`'0:{}'`, `'0:{"cancel":true,"errorMessage":"'*'"}'`},
 }
 
 // clineFile is guardian's hook script as an owned file.
@@ -290,8 +276,8 @@ var clineFile = ownedFile{
 	host:      "cline",
 	marker:    clineScriptMarker,
 	render:    clineScript,
-	commandRE: regexp.MustCompile(`(?m)^# command: (".*")$`),
-	timeoutRE: regexp.MustCompile(`(?m)^# timeout-ms: ([0-9]+)$`),
+	commandRE: lazyRegexp(`(?m)^# command: (".*")$`),
+	timeoutRE: lazyRegexp(`(?m)^# timeout-ms: ([0-9]+)$`),
 }
 
 // clineHost is Cline CLI: guardian's executable PreToolUse script in $CLINE_DIR/hooks (else

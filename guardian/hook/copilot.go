@@ -163,6 +163,17 @@ type copilotEntry struct {
 	TimeoutSec int    `json:"timeoutSec,omitempty"`
 }
 
+// copilotFailClosed is the fail-closed wrapper for Copilot CLI, which runs the tool when a
+// hook times out or prints anything but one JSON object: its block is guardian's fail-safe
+// ask, and guardian's answers are no output and a deny or an ask in JSON, with exit 0.
+var copilotFailClosed = failClosed{
+	protocol: Copilot{},
+	event:    EventCopilotPreToolUse,
+	accepted: []string{`'0:'`,
+		`'0:{"permissionDecision":"deny","permissionDecisionReason":"'*'","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"'*'"}}'`,
+		`'0:{"permissionDecision":"ask","permissionDecisionReason":"'*'","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"'*'"}}'`},
+}
+
 // copilotHost is GitHub Copilot CLI: guardian's own hooks file, guardian.json, in
 // $COPILOT_HOME/hooks (else ~/.copilot/hooks), where Copilot loads every *.json. A repository's
 // .github/hooks would also work, but Copilot ignores those silently in an untrusted folder.
@@ -185,7 +196,7 @@ func copilotHost() Host {
 			return []string{filepath.Join(dir, "hooks", "guardian.json")}, nil
 		},
 		Install: func(files []File, command string, timeoutSec int) ([]File, error) {
-			out, err := editCopilotHooks(files[0].Content, &copilotEntry{Type: "command", Bash: command, TimeoutSec: timeoutSec})
+			out, err := editCopilotHooks(files[0].Content, &copilotEntry{Type: "command", Bash: copilotFailClosed.wrap(command, wrapperSeconds(timeoutSec)), TimeoutSec: timeoutSec})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", files[0].Path, err)
 			}
@@ -215,7 +226,11 @@ func copilotHost() Host {
 			TimeoutUnit:    time.Second,
 			DefaultTimeout: 30 * time.Second,
 			Find: func(files []File) ([]Installed, error) {
-				return findCopilot(files[0].Content)
+				hooks, err := findCopilot(files[0].Content)
+				return copilotFailClosed.unwrapInstalled(hooks), err
+			},
+			Check: func(_ []File, h Installed) []Finding {
+				return []Finding{copilotFailClosed.finding(copilotHost().Verify, h, "copilot")}
 			},
 			Payload: func(command, project string) string {
 				args, _ := marshalNoEscape(map[string]any{"command": command, "description": "guardian verify canary"})

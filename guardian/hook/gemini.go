@@ -34,7 +34,9 @@ const GeminiMatcher = "^(run_shell_command|write_file|replace|mcp_.+)$"
 // (packages/core/src/hooks/hookRunner.ts; docs/hosts.md has what a real run showed). So the
 // fail-safe reply is a deny in JSON *and* exit status 2 with the reason on stderr, which
 // Gemini also reads as a block. Gemini's "ask" hangs a headless run until it is killed, so
-// guardian's ask is a deny whose reason says a human should decide.
+// guardian's ask is a deny whose reason says a human should decide. A guardian that cannot
+// give even its fail-safe — hung, crashed, missing — is blocked by the fail-closed wrapper the
+// installer puts around the command (geminiFailClosed).
 type Gemini struct{}
 
 // geminiPayload is Gemini CLI's BeforeTool payload.
@@ -168,6 +170,16 @@ func geminiDeny(why string, exit int) Reply {
 	return r
 }
 
+// geminiFailClosed is the fail-closed wrapper for Gemini CLI, which runs the tool when a hook
+// exits 1, prints something that is not JSON or times out: its block is guardian's fail-safe
+// deny (JSON, exit 2), and guardian's answers are {} and a deny, with exit 0 or (the fail-safe)
+// exit 2.
+var geminiFailClosed = failClosed{
+	protocol: Gemini{},
+	event:    EventBeforeTool,
+	accepted: []string{`'0:{}'`, `[02]':{"decision":"deny","reason":"'*'"}'`},
+}
+
 // geminiHost is Gemini CLI: a BeforeTool hook in the user's settings.json
 // ($GEMINI_CLI_HOME/.gemini, else ~/.gemini); the timeout is in milliseconds.
 func geminiHost() Host {
@@ -191,7 +203,7 @@ func geminiHost() Host {
 			}
 			return []string{filepath.Join(home, ".gemini", "settings.json")}, nil
 		},
-		Install:   installSettingsHook(EventBeforeTool, "gemini", GeminiMatcher),
+		Install:   installSettingsHook(EventBeforeTool, "gemini", GeminiMatcher, geminiFailClosed),
 		Uninstall: uninstallSettingsHook(EventBeforeTool, "gemini"),
 		Done:      "Gemini CLI runs BeforeTool hooks in every approval mode; check it with: guardian verify",
 		Verify: Verifier{
@@ -200,7 +212,11 @@ func geminiHost() Host {
 			TimeoutUnit:    time.Millisecond,
 			DefaultTimeout: 60 * time.Second,
 			Find: func(files []File) ([]Installed, error) {
-				return FindInstalled(files[0].Content, EventBeforeTool, "gemini")
+				hooks, err := FindInstalled(files[0].Content, EventBeforeTool, "gemini")
+				return geminiFailClosed.unwrapInstalled(hooks), err
+			},
+			Check: func(_ []File, h Installed) []Finding {
+				return []Finding{geminiFailClosed.finding(geminiHost().Verify, h, "gemini")}
 			},
 			Payload: func(command, project string) string {
 				b, _ := json.Marshal(map[string]any{

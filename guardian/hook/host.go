@@ -145,13 +145,13 @@ func editSettings(files []File, edit func(content []byte) (out []byte, changed b
 
 // installSettingsHook is the Install of a host whose hooks live under event in one JSON
 // settings file (Gemini CLI, Qwen Code): guardian's group with the matcher and a timeout in
-// milliseconds.
-func installSettingsHook(event, adapter, matcher string) func([]File, string, int) ([]File, error) {
+// milliseconds, its command inside the host's fail-closed wrapper.
+func installSettingsHook(event, adapter, matcher string, w failClosed) func([]File, string, int) ([]File, error) {
 	return func(files []File, command string, timeoutSec int) ([]File, error) {
 		return editSettings(files, func(c []byte) ([]byte, bool, error) {
 			return installJSONHook(c, event, adapter, hookGroup{
 				Matcher: matcher,
-				Hooks:   []hookEntry{{Type: "command", Command: command, Timeout: timeoutSec * 1000}},
+				Hooks:   []hookEntry{{Type: "command", Command: w.wrap(command, wrapperSeconds(timeoutSec)), Timeout: timeoutSec * 1000}},
 			})
 		})
 	}

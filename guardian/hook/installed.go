@@ -13,6 +13,9 @@ type Installed struct {
 	Matcher string
 	// Command is the hook command and Timeout its host timeout in seconds (0: unset).
 	Command string
+	// Wrapper is the command line the host runs when it is guardian's fail-closed wrapper
+	// around Command (failClosed); "" when the host runs Command itself.
+	Wrapper string
 	Timeout int
 	// OnFailure is the hook's failure policy where the host has one (Claude Code's
 	// "onFailure"; "" when unset).

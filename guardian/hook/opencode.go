@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -71,7 +70,7 @@ var opencodeNoOpinion = map[string]bool{
 }
 
 // patchFileRE finds the files an apply_patch patch touches.
-var patchFileRE = regexp.MustCompile(`(?m)^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$`)
+var patchFileRE = lazyRegexp(`(?m)^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$`)
 
 // Parse reads the plugin's payload. bash → `bash -c COMMAND` in workdir (else the session's
 // directory); write, edit, multiedit, apply_patch → a write to the files; read, grep, glob →
@@ -134,7 +133,7 @@ func (OpenCode) Parse(stdin []byte, _ func(string) string) (Call, error) {
 		exec([]string{"tee", "--", a.FilePath}, p.Directory, "the agent's "+p.Tool+" tool writes this file", true)
 	case p.Tool == "apply_patch" || p.Tool == "patch":
 		argv := []string{"tee", "--"}
-		for _, m := range patchFileRE.FindAllStringSubmatch(a.PatchText, -1) {
+		for _, m := range patchFileRE().FindAllStringSubmatch(a.PatchText, -1) {
 			argv = append(argv, strings.TrimSpace(m[1]+m[2]))
 		}
 		if len(argv) == 2 {
@@ -339,8 +338,8 @@ var opencodeFile = ownedFile{
 	host:      "opencode",
 	marker:    opencodePluginMarker,
 	render:    opencodePlugin,
-	commandRE: regexp.MustCompile(`(?m)^const COMMAND = (".*");$`),
-	timeoutRE: regexp.MustCompile(`(?m)^const TIMEOUT_MS = ([0-9]+);$`),
+	commandRE: lazyRegexp(`(?m)^const COMMAND = (".*");$`),
+	timeoutRE: lazyRegexp(`(?m)^const TIMEOUT_MS = ([0-9]+);$`),
 }
 
 // opencodeHost is OpenCode: guardian's plugin file in the global plugin directory,

@@ -22,7 +22,7 @@ type ownedFile struct {
 	render func(command string, timeoutMS int) []byte
 	// commandRE and timeoutRE find the two values in a file: each has one submatch, the
 	// command as a JSON string and the timeout in milliseconds.
-	commandRE, timeoutRE *regexp.Regexp
+	commandRE, timeoutRE func() *regexp.Regexp
 }
 
 // install is the Host.Install of an owned file: the template for command, replacing an earlier
@@ -60,7 +60,7 @@ func (o ownedFile) find(files []File) ([]Installed, error) {
 	if len(content) == 0 || !o.owns(content) {
 		return nil, nil
 	}
-	cm, tm := o.commandRE.FindSubmatch(content), o.timeoutRE.FindSubmatch(content)
+	cm, tm := o.commandRE().FindSubmatch(content), o.timeoutRE().FindSubmatch(content)
 	if cm == nil || tm == nil {
 		return nil, fmt.Errorf("guardian's %s file has no command or timeout line: reinstall it with guardian hook install %s --write", o.host, o.host)
 	}

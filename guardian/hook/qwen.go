@@ -128,6 +128,21 @@ func (Qwen) Answer(c Call, res guardian.Result) Reply { return Claude{}.Answer(c
 // reason on stderr when the event is unknown.
 func (Qwen) Failsafe(event, why string) Reply { return Claude{}.Failsafe(event, why) }
 
+// qwenFailClosed is the fail-closed wrapper for Qwen Code, which runs the tool when a hook
+// exits with a status other than 0 or 2, prints something that is not JSON or times out: its
+// block is guardian's fail-safe ask, and guardian's answers are no output, a
+// permissionDecision in JSON (exit 0), and exit 2 (the fail-safe before the event is known),
+// which Qwen reads as a block whatever is on stdout.
+var qwenFailClosed = failClosed{
+	protocol: Qwen{},
+	event:    EventPreToolUse,
+	accepted: []string{`'0:'`,
+		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"'*'"}}'`,
+		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"'*'"}}'`,
+		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"'*'"}}'`,
+		`'2:'*`},
+}
+
 // qwenHost is Qwen Code: a PreToolUse hook in the user's settings.json ($QWEN_HOME, else
 // ~/.qwen); the timeout is in milliseconds, as in Gemini CLI.
 func qwenHost() Host {
@@ -148,7 +163,7 @@ func qwenHost() Host {
 			}
 			return []string{filepath.Join(dir, "settings.json")}, nil
 		},
-		Install:   installSettingsHook(EventPreToolUse, "qwen", QwenMatcher),
+		Install:   installSettingsHook(EventPreToolUse, "qwen", QwenMatcher, qwenFailClosed),
 		Uninstall: uninstallSettingsHook(EventPreToolUse, "qwen"),
 		Done:      "Qwen Code runs PreToolUse hooks in every approval mode (unless disableAllHooks is set); check it with: guardian verify",
 		Verify: Verifier{
@@ -157,7 +172,11 @@ func qwenHost() Host {
 			TimeoutUnit:    time.Millisecond,
 			DefaultTimeout: 60 * time.Second,
 			Find: func(files []File) ([]Installed, error) {
-				return FindInstalled(files[0].Content, EventPreToolUse, "qwen")
+				hooks, err := FindInstalled(files[0].Content, EventPreToolUse, "qwen")
+				return qwenFailClosed.unwrapInstalled(hooks), err
+			},
+			Check: func(_ []File, h Installed) []Finding {
+				return []Finding{qwenFailClosed.finding(qwenHost().Verify, h, "qwen")}
 			},
 			Payload:   qwenPayload,
 			Held:      "ask",

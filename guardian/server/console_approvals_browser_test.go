@@ -53,6 +53,9 @@ func released(t *testing.T, what string, ch <-chan held) guardian.Result {
 // click clicks the element the CSS selector finds, in the page's own script.
 func click(t *testing.T, ctx context.Context, css string) {
 	t.Helper()
+	// The page re-renders a row when an event or the countdown arrives, so its button may be
+	// briefly absent or disabled: wait for an enabled one before clicking it.
+	poll(t, ctx, "an enabled "+css, `(() => { const e = document.querySelector(`+"`"+css+"`"+`); return !!e && !e.disabled; })()`)
 	if !eval[bool](t, ctx, `(() => { const e = document.querySelector(`+"`"+css+"`"+`); if (!e || e.disabled) return false; e.click(); return true; })()`) {
 		t.Fatalf("no enabled %s to click", css)
 	}

@@ -132,7 +132,7 @@ func (c *Catalog) Holds(class Class, p, home string) (*PathEntry, bool) {
 	}
 	for _, w := range ExpandBraces(p, 64) {
 		ps, ok := Normalize(w, home)
-		if !ok {
+		if !ok || !c.index[class].mayHold(ps) {
 			continue
 		}
 		for _, e := range c.byClass[class] {
@@ -231,6 +231,22 @@ func buildIndex(es []*PathEntry) *classIndex {
 		}
 	}
 	return x
+}
+
+// mayHold reports whether some entry of the class could lie below ps (PathEntry.below); false
+// is certain. below compares a pattern's first segment with ps's first, so a literal first
+// segment that no home (or absolute) pattern of the class starts with rules every entry out.
+func (x *classIndex) mayHold(ps PathSpec) bool {
+	if x == nil || len(ps.Segs) == 0 {
+		return false
+	}
+	if hasGlob(ps.Segs[0]) {
+		return true
+	}
+	if ps.InHome {
+		return x.homeGlob || x.homeFirst[ps.Segs[0]]
+	}
+	return x.absGlob || x.absFirst[ps.Segs[0]]
 }
 
 // mayMatch reports whether some entry of the class could match ps; false is certain.

@@ -342,3 +342,62 @@ source = "test"
 		}
 	}
 }
+
+// TestHoldsIndexAgrees checks Holds' index (classIndex.mayHold) against a scan of every
+// entry: every directory above each catalogued pattern, in each spelling, and a few that
+// hold nothing must get the same answer and the same entry.
+func TestHoldsIndexAgrees(t *testing.T) {
+	c := Default()
+	var paths []string
+	for _, e := range c.paths {
+		for _, p := range e.Home {
+			segs := strings.Split(strings.TrimPrefix(p, "~/"), "/")
+			for i := 1; i <= len(segs); i++ {
+				d := strings.Join(segs[:i], "/")
+				paths = append(paths, "~/"+d, "/home/alice/"+d, "$HOME/"+d, "/Users/bob/"+d+"/")
+			}
+		}
+		for _, p := range e.Abs {
+			segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+			for i := 1; i <= len(segs); i++ {
+				paths = append(paths, "/"+strings.Join(segs[:i], "/"), "/private/"+strings.Join(segs[:i], "/"))
+			}
+		}
+	}
+	paths = append(paths, "~", "/", "~/src", "/home/dev/project/src", "/tmp/x", "~/.c*", "/e*", "~/{.ssh,src}", "/{etc,var}", "~/*/x", "relative/dir")
+	for _, cl := range []Class{Credential, AgentConfig, Persistence, Privilege, SecurityControl, SystemCritical} {
+		for _, p := range paths {
+			got, gok := c.Holds(cl, p, "/home/dev")
+			want, wok := holdsScan(c, cl, p, "/home/dev")
+			if gok != wok || got != want {
+				t.Errorf("Holds(%s, %q) = %v %v, scan says %v %v", cl, p, entryID(got), gok, entryID(want), wok)
+			}
+		}
+	}
+}
+
+// holdsScan is Holds without the index.
+func holdsScan(c *Catalog, class Class, p, home string) (*PathEntry, bool) {
+	if !pathLike(p) {
+		return nil, false
+	}
+	for _, w := range ExpandBraces(p, 64) {
+		ps, ok := Normalize(w, home)
+		if !ok {
+			continue
+		}
+		for _, e := range c.byClass[class] {
+			if e.below(ps) {
+				return e, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func entryID(e *PathEntry) string {
+	if e == nil {
+		return "<nil>"
+	}
+	return e.ID
+}

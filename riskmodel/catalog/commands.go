@@ -39,11 +39,16 @@ const (
 	// routine for http(s) URLs and for files inside the workspace that are not programs or
 	// installers.
 	CommandOpener CommandClass = "opener"
+	// CommandTunnel opens a tunnel, relay or listener that makes a local service or this
+	// machine reachable from elsewhere (a public relay, a reverse port forward, a SOCKS
+	// proxy for a remote peer, a shared terminal): docs/policy.md's deny list. Args and
+	// Local narrow which uses do that.
+	CommandTunnel CommandClass = "tunnel"
 )
 
 // commandClasses are the valid classes.
 var commandClasses = map[CommandClass]bool{CommandReadOnly: true, CommandBuild: true, CommandWorkspaceWrite: true,
-	CommandLocalNet: true, CommandOpener: true}
+	CommandLocalNet: true, CommandOpener: true, CommandTunnel: true}
 
 // Command is one catalogued command.
 type Command struct {
@@ -66,9 +71,17 @@ type Command struct {
 	Env []string `toml:"env" json:"env,omitempty"`
 	// LocalDefault says the command, named no address, listens on or talks to this machine's
 	// loopback only (jupyter lab binds localhost unless told --ip); for local_net entries.
-	LocalDefault bool   `toml:"local_default" json:"local_default,omitempty"`
-	What         string `toml:"what" json:"what"`
-	Source       string `toml:"source" json:"source"`
+	LocalDefault bool `toml:"local_default" json:"local_default,omitempty"`
+	// Args, when given, are arguments one of which a use must have to be in the entry:
+	// "TCP-LISTEN:" (ending in ':' or '=') is a prefix, "-L" an option given alone, as
+	// -Lvalue or --opt=value, or inside a bundle of one-letter options (-fNL), anything else
+	// an exact word. Case is ignored. socat is a tunnel only when it listens; gost only with -L.
+	Args []string `toml:"args" json:"args,omitempty"`
+	// Local are argument fragments that keep a use on this machine's loopback
+	// (bind=127.0.0.1): such a use exposes nothing.
+	Local  []string `toml:"local" json:"local,omitempty"`
+	What   string   `toml:"what" json:"what"`
+	Source string   `toml:"source" json:"source"`
 
 	subWords [][]string // Subcommands split into words, once
 }
@@ -105,6 +118,8 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q: a bare command name is required", e.Name)
 		case !commandClasses[e.Class]:
 			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only, build, workspace_write, local_net or opener", e.Name, e.Class)
+		case (len(e.Args) > 0 || len(e.Local) > 0) && e.Class != CommandTunnel:
+			return nil, fmt.Errorf("commands.toml: command %q: args and local are for class tunnel", e.Name)
 		case e.What == "" || e.Source == "":
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
 		case len(c.byName[e.Name]) > 0 && (len(e.Subcommands) == 0 || len(c.byName[e.Name][0].Subcommands) == 0):
@@ -186,6 +201,58 @@ func ProductionLike(v string) bool {
 		}
 	}
 	return false
+}
+
+// Opens reports whether the arguments of a use of a tunnel entry make it open the tunnel:
+// one of Args is there (when the entry has Args) and none of Local is.
+func (e *Command) Opens(args []string) bool {
+	if e.Class != CommandTunnel {
+		return false
+	}
+	for _, a := range args {
+		l := strings.ToLower(a)
+		for _, x := range e.Local {
+			if strings.Contains(l, strings.ToLower(x)) {
+				return false
+			}
+		}
+	}
+	if len(e.Args) == 0 {
+		return true
+	}
+	for _, a := range args {
+		for _, x := range e.Args {
+			if argMatches(a, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argMatches reports whether argument a is the use that pattern x (an Args entry) names.
+func argMatches(a, x string) bool {
+	la, lx := strings.ToLower(a), strings.ToLower(x)
+	switch {
+	case strings.HasSuffix(x, ":") || strings.HasSuffix(x, "="):
+		return strings.HasPrefix(la, lx)
+	case strings.HasPrefix(x, "--"):
+		return la == lx || strings.HasPrefix(la, lx+"=")
+	case len(x) == 2 && x[0] == '-':
+		if strings.HasPrefix(a, x) {
+			return true // -L, -L:8080, -L=:8080
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			return false
+		}
+		for _, r := range a[1:] {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return false
+			}
+		}
+		return strings.ContainsRune(a[1:], rune(x[1])) // -fNL
+	}
+	return la == lx
 }
 
 // All lists the catalogue, for listing.

@@ -53,3 +53,18 @@ func (c *Catalog) TokenOwnedBy(v, host string) bool {
 	}
 	return false
 }
+
+// TokenOwnerKnown reports whether the catalogue names the hosts the credential in the
+// variable v is issued for; such a credential sent anywhere else is a leak, however much the
+// host's name resembles its owner's (api.github-status.io for GITHUB_TOKEN).
+func (c *Catalog) TokenOwnerKnown(v string) bool {
+	v = strings.ToUpper(v)
+	for _, t := range c.hosts.Token {
+		for _, p := range t.Vars {
+			if v == p || strings.HasSuffix(p, "_") && strings.HasPrefix(v, p) {
+				return true
+			}
+		}
+	}
+	return false
+}

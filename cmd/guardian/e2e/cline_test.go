@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,29 +73,7 @@ func TestCline(t *testing.T) {
 	h := clineHost{bin: s.cline}
 	t.Run("commands", func(t *testing.T) { runCommandTable(t, s, h, 1, runYoloUnguarded) })
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
-	t.Run("hook failure", func(t *testing.T) {
-		for _, c := range []struct {
-			name string
-			args []string
-			env  []string
-		}{
-			{"crash", nil, []string{"GUARDIAN_FAULT=start:exit1"}},
-			{"garbage", nil, []string{"GUARDIAN_FAULT=start:garbage"}},
-			{"hang", []string{"--timeout", "7"}, []string{"GUARDIAN_FAULT=start:hang"}},
-			{"missing", []string{"--command", "/nonexistent/guardian hook cline --deadline 10s"}, nil},
-		} {
-			t.Run(c.name, func(t *testing.T) {
-				w := preparedWorld(t, h)
-				install(t, h, w, s.faults, c.args...)
-				r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true, Env: c.env})
-				got := classify(h, r, w.marked("ran"))
-				t.Logf("%s: %s in %s", c.name, got, r.took)
-				if got != taskStopped {
-					t.Fatalf("outcome %q, want guardian's hook script to stop the task\n%s", got, r.describe())
-				}
-			})
-		}
-	})
+	t.Run("hook failure", func(t *testing.T) { runHookFailures(t, s, h) })
 	t.Run("install verify uninstall", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)

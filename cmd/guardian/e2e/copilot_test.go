@@ -62,6 +62,7 @@ func TestCopilot(t *testing.T) {
 	h := copilotHost{bin: s.copilot, cache: filepath.Join(os.Getenv(envHosts), ".copilot-cache")}
 	t.Run("commands", func(t *testing.T) { runCommandTable(t, s, h, timingRounds, runYoloUnguarded) })
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
+	t.Run("hook failure", func(t *testing.T) { runHookFailures(t, s, h) })
 	t.Run("user hooks kept", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)

@@ -30,6 +30,7 @@ const (
 	runTimeout   = 90 * time.Second      // one host run, far above any hook timeout used here
 	makeE2EHint  = "run make e2e"
 	basePathList = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	leanHook     = "guardian-hook" // the lean hook entry the installers prefer when it lies beside guardian
 )
 
 // TestMain lets the test binary double as the helpers the hosts start (a stdio MCP server).
@@ -77,6 +78,17 @@ func need(t *testing.T) suite {
 	s := suite{
 		guardian: file("guardian", os.Getenv(envGuardian), "set "+envGuardian+" to a guardian binary, or "+makeE2EHint),
 		faults:   file("guardian with faults", os.Getenv(envFaults), "set "+envFaults+" to a binary built with go build -tags guardian_faults, or "+makeE2EHint),
+	}
+	// The hosts run guardian-hook, as users' do: make e2e builds it beside guardian. The
+	// faults binary must stand alone, or its installs would run guardian-hook, which has no
+	// faults to inject.
+	if s.guardian != "" {
+		file("guardian-hook", filepath.Join(filepath.Dir(s.guardian), leanHook), "build it beside guardian: CGO_ENABLED=0 go build -o "+filepath.Dir(s.guardian)+"/"+leanHook+" ./cmd/guardian-hook, or "+makeE2EHint)
+	}
+	if s.faults != "" {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(s.faults), leanHook)); err == nil {
+			problems = append(problems, fmt.Sprintf("guardian with faults: %s has %s beside it, which its installs would run instead; put it in a directory of its own (%s)", s.faults, leanHook, makeE2EHint))
+		}
 	}
 	hosts := os.Getenv(envHosts)
 	claudePkg, codexTriple, err := platformPackages()

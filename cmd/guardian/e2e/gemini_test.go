@@ -117,6 +117,7 @@ func TestGemini(t *testing.T) {
 		runCommandTable(t, s, h, timingRounds, func(t *testing.T, _ host, sc commandScenario) hostRun { return runGeminiUnguarded(t, h, sc) })
 	})
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
+	t.Run("hook failure", func(t *testing.T) { runHookFailures(t, s, h) })
 	t.Run("user settings kept", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)

@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,9 +68,40 @@ func (r hostRun) describe() string {
 
 // install runs guardian's real installer for h in w: `guardian hook install HOST --write`
 // with the world's HOME (and CODEX_HOME), plus args.
+// When guardian-hook lies beside bin (make e2e builds it beside guardian, as make build does),
+// the installer must write it into the host's config, as it does for users: the hosts then run
+// the lean entry, and the suite proves it.
 func install(t *testing.T, h host, w world, bin string, args ...string) string {
 	t.Helper()
-	return w.guardianCmd(t, bin, nil, append([]string{"hook", "install", h.Name(), "--write"}, args...)...)
+	out := w.guardianCmd(t, bin, nil, append([]string{"hook", "install", h.Name(), "--write"}, args...)...)
+	lean := filepath.Join(filepath.Dir(bin), leanHook)
+	if _, err := os.Stat(lean); err == nil && !slices.Contains(args, "--command") && !worldMentions(t, w, lean) {
+		t.Fatalf("guardian hook install %s wrote no hook command running %s, which lies beside %s", h.Name(), lean, bin)
+	}
+	return out
+}
+
+// worldMentions reports whether a file under the world's root holds s.
+func worldMentions(t *testing.T, w world, s string) bool {
+	t.Helper()
+	found := false
+	err := filepath.WalkDir(w.root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || found || !d.Type().IsRegular() {
+			return err
+		}
+		if info, err := d.Info(); err != nil || info.Size() > 1<<20 {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(b), s) {
+			found = true
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatalf("search %s for %s: %v", w.root, s, err)
+	}
+	return found
 }
 
 // preparedWorld is a new world holding the host's own config.

@@ -56,6 +56,7 @@ func TestQwen(t *testing.T) {
 	h := qwenHost{script: s.qwen}
 	t.Run("commands", func(t *testing.T) { runCommandTable(t, s, h, timingRounds, runYoloUnguarded) })
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
+	t.Run("hook failure", func(t *testing.T) { runHookFailures(t, s, h) })
 	t.Run("user settings kept", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)
