@@ -203,7 +203,7 @@ func builtinRules() []*Rule {
 	for _, fam := range [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
-		selfApprovalRules(), osBreakRules(), tunnelRules(),
+		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
 	} {
 		all = append(all, fam...)
 	}
