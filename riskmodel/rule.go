@@ -207,6 +207,7 @@ func builtinRules() []*Rule {
 	} {
 		all = append(all, fam...)
 	}
+	withCertainConds(all)
 	seen := map[string]bool{}
 	for _, r := range all {
 		if r.Kind == "" {

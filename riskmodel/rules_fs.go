@@ -51,6 +51,12 @@ func deletion(s *Segment) (targets []string, recursive bool, ok bool) {
 		return s.positional(0), false, true
 	case "shred", "srm", "wipe":
 		return s.positional(0, "-n", "-s", "--iterations", "--size"), s.hasFlag("r", "--recursive"), true
+	case "rsync":
+		// rsync --delete removes whatever below the destination the source lacks: with an
+		// empty source, everything. A remote destination (host:path) is not this machine's.
+		if dst := rsyncDeleteDest(s); dst != "" {
+			return []string{strings.TrimSuffix(dst, "/") + "/{}"}, true, true
+		}
 	case "find":
 		if s.arg("-delete") {
 			// find deletes what it matches below its roots, not the roots themselves.
@@ -144,7 +150,7 @@ func fsRules() []*Rule {
 			Message: "Recursively deletes a source directory inside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
-				if !ok || !rec || s.Name() == "find" {
+				if !ok || !rec || s.Name() == "find" || s.Name() == "rsync" {
 					return "", false
 				}
 				for _, t := range c.targets(ts) {
