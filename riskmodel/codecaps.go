@@ -212,7 +212,7 @@ var phraseLangs = map[string]bool{"osascript": true, "tcl": true}
 
 // Patterns that are not single identifiers.
 var (
-	reLoopForever = lazyRegexp(`(?i)\bwhile\s*\(\s*(?:true|1|\$true|!0|!false)\s*\)|\bwhile\s+(?:true|1|\$true)\s*(?::|\{|do\b|;|$)|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:do\b|\{)|\bwhile\s+1\b|\b1\s+while\b|\bfork\s+while\s+fork\b|\bwhile\s*\(\s*\)\s*\{|\brepeat\b[\s\S]{0,200}\buntil\s+false\b|\bwhile\s+:\s*;?\s*do\b|\bfor\s*\(\s*;\s*;\s*\)|\bdo\s*\{[\s\S]{0,400}\}\s*while\s*\(\s*(?:true|1)\s*\)`)
+	reLoopForever = lazyRegexp(`(?i)\bwhile\s*\(\s*(?:true|1|\$true|!0|!false)\s*\)|\bwhile\s+(?:true|1|\$true)\s*(?::|\{|do\b|;|$)|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:do\b|\{)|\bwhile\s+1\b|\b1\s+while\b|\bfork\s+while\s+fork\b|\bwhile\s*\(\s*\)\s*\{|\brepeat\b[\s\S]{0,200}\buntil\s+false\b|\bwhile\s+:\s*;?\s*do\b|\bfor\s*\(\s*;\s*;\s*\)|\bdo\s*\{[\s\S]{0,400}\}\s*while\s*\(\s*(?:true|1)\s*\)|\bfor\s+\w+\s+in\s+(?:iter\(\s*int\s*,\s*1\s*\)|(?:itertools\.)?count\(\s*\)|(?:itertools\.)?repeat\(\s*[^,()]*\))`)
 	reLoopExit    = lazyRegexp(`\b(?:break|return|exit|last|die|sys\.exit|process\.exit|os\.exit|quit|raise|throw|clearInterval)\b`)
 	reHugeNumber  = `(?:10\s*\*\*\s*(?:9|[1-9]\d)|\d+(?:\.\d+)?[eE]\+?(?:9|[1-9]\d)|1\s*<<\s*(?:3\d|[4-9]\d)|\d{10,}|2\s*\*\*\s*(?:3\d|[4-9]\d))`
 	reMemBomb     = lazyRegexp(`(?:["'\])]\s*\*\s*\(?\s*` + reHugeNumber + `|` + reHugeNumber + `\s*\)?\s*\*\s*["'\[]|["'\)]\s*x\s*` + reHugeNumber + `|(?:repeat|alloc|allocUnsafe|allocUnsafeSlow|bytearray|bytes|Array|zeros|ones|empty|malloc|calloc|str_repeat|rep|fill|new\s+Array|new\s+ArrayBuffer)\s*\(\s*` + reHugeNumber + `)`)

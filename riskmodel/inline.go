@@ -265,6 +265,11 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 	code = normalizeHomeExprs(code)
 	code = propagateConstants(code)
 	code = foldPathExprs(lang, code)
+	if folded := code; strings.Contains(folded, `"~`) || strings.Contains(folded, `"$XDG_`) {
+		// p = os.path.expanduser('~/.claude/settings.json'); open(p, 'w'): the variable holds
+		// a literal only once the path is folded, so constants are propagated again.
+		code = propagateConstants(folded)
+	}
 	if len(code) > maxCodeScan {
 		facts.Opaque = "it is too long to follow"
 	}

@@ -1494,7 +1494,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.production-delete", Kind: KindMCP, Level: Critical, Category: CatFinancialOrProduction,
 			Message: "Deletes production infrastructure",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if !c.hardDestroy() || c.prodHint == "" || !(c.infra || c.containerTarget() != "") {
+				if !c.hardDestroy() || c.prodHint == "" || !(c.infra || c.containerTarget() != "") || c.singlePodDelete() {
 					return "", false
 				}
 				return fmt.Sprintf("%s, %s in production (%s)", c.call(), c.does("resources"), c.prodHint), true
@@ -1703,7 +1703,8 @@ func mcpRules() []*Rule {
 				if b := c.defaultBranch(); b != "" {
 					// policy: pushing directly to a shared default branch. A deploy of main is a
 					// production change whose reason decides it: asked about.
-					if mcpAnyWord(c.toolWords, mcpWordSet("push file files commit commits contents ref refs protection")) {
+					// Deleting the default branch is destroying what everyone works on.
+					if mcpAnyWord(c.toolWords, mcpWordSet("push file files commit commits contents ref refs protection delete remove")) {
 						c.certainty = certaintySure
 					}
 					return fmt.Sprintf("%s, which writes directly to %s, bypassing review", c.call(), b), true

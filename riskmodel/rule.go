@@ -203,11 +203,12 @@ func builtinRules() []*Rule {
 	for _, fam := range [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
-		selfApprovalRules(), osBreakRules(), tunnelRules(),
+		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
 		agentCLIRules(), gitCleanHomeRules(), gitRerouteRules(), mcpControlRules(),
 	} {
 		all = append(all, fam...)
 	}
+	withCertainConds(all)
 	seen := map[string]bool{}
 	for _, r := range all {
 		if r.Kind == "" {

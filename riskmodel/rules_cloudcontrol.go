@@ -84,6 +84,9 @@ func cloudControlRules() []*Rule {
 			Message: "Switches off a cloud audit or detection control, grants administrator access, or makes data or a machine public",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				why := awsCertainHarm(s)
+				if why == "" {
+					why = gcpAzureCertainHarm(s)
+				}
 				return why, why != ""
 			},
 		},

@@ -146,9 +146,13 @@ func credReads(c *execCtx, s *Segment) []string {
 		if s.Name() == "scp" || s.Name() == "rsync" || s.Name() == "sftp" {
 			args = s.positional(0, "-i", "-P", "-o", "-F", "-e")
 		}
+		dest := copyDestInWorkspace(c, s)
 		for i, a := range args {
 			if i > 0 && outputFlags[args[i-1]] {
 				continue // a file the command writes (openssl -keyout, curl -o), not one it reads
+			}
+			if dest != "" && a == dest {
+				continue // cp .env.example .env writes the project's .env from its template
 			}
 			if f := httpieFile(a); f != "" && isHTTPie(s.Name()) {
 				a = f // http POST url field@file

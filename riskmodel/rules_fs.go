@@ -51,6 +51,12 @@ func deletion(s *Segment) (targets []string, recursive bool, ok bool) {
 		return s.positional(0), false, true
 	case "shred", "srm", "wipe":
 		return s.positional(0, "-n", "-s", "--iterations", "--size"), s.hasFlag("r", "--recursive"), true
+	case "rsync":
+		// rsync --delete removes whatever below the destination the source lacks: with an
+		// empty source, everything. A remote destination (host:path) is not this machine's.
+		if dst := rsyncDeleteDest(s); dst != "" {
+			return []string{strings.TrimSuffix(dst, "/") + "/{}"}, true, true
+		}
 	case "find":
 		if s.arg("-delete") {
 			// find deletes what it matches below its roots, not the roots themselves.
@@ -144,7 +150,7 @@ func fsRules() []*Rule {
 			Message: "Recursively deletes a source directory inside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
-				if !ok || !rec || s.Name() == "find" {
+				if !ok || !rec || s.Name() == "find" || s.Name() == "rsync" {
 					return "", false
 				}
 				for _, t := range c.targets(ts) {
@@ -179,19 +185,27 @@ func fsRules() []*Rule {
 			},
 		},
 		{
-			ID: "fs.rm.cache", Level: Medium, Category: CatDataDeletion, Contained: true,
-			Message: "Deletes tool caches in the home directory, which their tools recreate",
+			// docs/policy.md asks about "deleting caches or build dirs outside the workspace":
+			// they come back, but a human decides whether to pay for the rebuild and whether
+			// something else shares them. Not contained, so the default mapping asks.
+			ID: "fs.rm.cache", Level: Medium, Category: CatDataDeletion,
+			Message: "Deletes tool caches or build directories outside the workspace, which their tools recreate",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				ts, _, ok := deletion(s)
+				ts, rec, ok := deletion(s)
 				if !ok || len(ts) == 0 {
 					return "", false
 				}
+				outside := false
 				for _, t := range c.targets(ts) {
 					if !(t.zone == ZoneHome && inHomeCache(c, t.abs)) && t.zone != ZoneWorkspace && t.zone != ZoneTemp {
 						return "", false
 					}
+					outside = outside || t.zone == ZoneHome || t.zone == ZoneTemp && rec && tempCacheDir(t.abs, t.arg)
 				}
-				return "Deletes caches (" + joinArgs(ts) + ") that their tools download or build again", true
+				if !outside {
+					return "", false // inside the workspace, or scratch files in a temporary directory: fs.rm.workspace
+				}
+				return "Deletes caches or build directories outside the workspace (" + joinArgs(ts) + "), which their tools download or build again", true
 			},
 		},
 		{

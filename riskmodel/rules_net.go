@@ -820,6 +820,9 @@ func executedFile(s *Segment) string {
 	if strings.Contains(s.Args[0], "/") && n != "" {
 		return s.Args[0]
 	}
+	if n == "php" {
+		return phpScript(s.Args[1:])
+	}
 	if shells[n] || interpreters[n] || n == "source" || n == "." {
 		if _, hasC := shellCode(s.Args[1:]); hasC {
 			return ""

@@ -67,6 +67,17 @@ type Command struct {
 	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
 	// and del change the network.
 	Exclude []string `toml:"exclude" json:"exclude,omitempty"`
+	// Values are options whose value is a word, not a path (ast-grep's --pattern, a
+	// generator's -g LANGUAGE): a workspace writer's paths are checked without them.
+	Values []string `toml:"values" json:"values,omitempty"`
+	// Env are options that name the environment the command acts on (dbt's --target,
+	// Symfony's --env): a value that names production or staging takes the use out of the
+	// entry, so acting there stays a question (docs/policy.md: production and staging changes
+	// are asked about).
+	Env []string `toml:"env" json:"env,omitempty"`
+	// LocalDefault says the command, named no address, listens on or talks to this machine's
+	// loopback only (jupyter lab binds localhost unless told --ip); for local_net entries.
+	LocalDefault bool `toml:"local_default" json:"local_default,omitempty"`
 	// Args, when given, are arguments one of which a use must have to be in the entry:
 	// "TCP-LISTEN:" (ending in ':' or '=') is a prefix, "-L" an option given alone, as
 	// -Lvalue or --opt=value, or inside a bundle of one-letter options (-fNL), anything else
@@ -87,8 +98,11 @@ type Command struct {
 // Commands is the command catalogue.
 type Commands struct {
 	Command []Command `toml:"command"`
-	byName  map[string]*Command
-	byPkg   map[string]*Command
+	// byName holds each name's entries; a name has more than one when its subcommands
+	// differ in class (jupyter nbconvert builds, jupyter lab serves).
+	byName map[string][]*Command
+	// byPkg holds the entries by the package names runners fetch them by (Packages).
+	byPkg map[string]*Command
 }
 
 // DefaultCommands is the embedded command catalogue, parsed and validated once.
@@ -107,7 +121,7 @@ func loadCommands(data []byte) (*Commands, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("commands.toml: %w", err)
 	}
-	c.byName = map[string]*Command{}
+	c.byName = map[string][]*Command{}
 	for i := range c.Command {
 		e := &c.Command[i]
 		switch {
@@ -123,19 +137,21 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q: a coding_agent entry needs the args that switch its approvals or sandbox off", e.Name)
 		case e.What == "" || e.Source == "":
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
-		case c.byName[e.Name] != nil:
-			return nil, fmt.Errorf("commands.toml: command %q is listed twice", e.Name)
+		case len(c.byName[e.Name]) > 0 && (len(e.Subcommands) == 0 || len(c.byName[e.Name][0].Subcommands) == 0):
+			return nil, fmt.Errorf("commands.toml: command %q is listed twice; a name listed more than once needs subcommands in every entry", e.Name)
+		case e.LocalDefault && e.Class != CommandLocalNet:
+			return nil, fmt.Errorf("commands.toml: command %q: local_default is for local_net entries", e.Name)
 		}
 		for _, sub := range e.Subcommands {
 			e.subWords = append(e.subWords, strings.Fields(sub))
 		}
-		c.byName[e.Name] = e
+		c.byName[e.Name] = append(c.byName[e.Name], e)
 	}
 	c.byPkg = map[string]*Command{}
 	for i := range c.Command {
 		e := &c.Command[i]
 		for _, p := range e.Packages {
-			if p == "" || strings.ContainsAny(p, "/@ ") || c.byName[p] != nil || c.byPkg[p] != nil {
+			if p == "" || strings.ContainsAny(p, "/@ ") || len(c.byName[p]) > 0 || c.byPkg[p] != nil {
 				return nil, fmt.Errorf("commands.toml: command %q: package %q must be a bare name listed once and not a command's", e.Name, p)
 			}
 			c.byPkg[p] = e
@@ -147,35 +163,48 @@ func loadCommands(data []byte) (*Commands, error) {
 // Lookup returns the entry for the command name whose leading arguments (args, after the
 // name) it covers.
 func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
-	e := c.byName[name]
-	if e == nil {
-		return nil, false
+	for _, e := range c.byName[name] {
+		if e.covers(args) {
+			return e, true
+		}
 	}
-	return e.covers(args)
+	return nil, false
 }
 
 // LookupPackage is Lookup for the name a package runner fetches a command by (an entry's
 // Packages, or its name).
 func (c *Commands) LookupPackage(pkg string, args []string) (*Command, bool) {
 	if e := c.byPkg[pkg]; e != nil {
-		return e.covers(args)
+		if e.covers(args) {
+			return e, true
+		}
+		return nil, false
 	}
 	return c.Lookup(pkg, args)
 }
 
-func (e *Command) covers(args []string) (*Command, bool) {
-	if e == nil {
-		return nil, false
-	}
-	for _, a := range args {
+func (e *Command) covers(args []string) bool {
+	for i, a := range args {
 		for _, x := range e.Exclude {
 			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") {
-				return nil, false
+				return false
+			}
+		}
+		for _, x := range e.Env {
+			v, ok := "", false
+			switch {
+			case a == x && i+1 < len(args):
+				v, ok = args[i+1], true
+			case strings.HasPrefix(a, x+"="):
+				v, ok = a[len(x)+1:], true
+			}
+			if ok && ProductionLike(v) {
+				return false
 			}
 		}
 	}
 	if len(e.Subcommands) == 0 {
-		return e, true
+		return true
 	}
 	for _, words := range e.subWords {
 		if len(args) < len(words) {
@@ -189,10 +218,26 @@ func (e *Command) covers(args []string) (*Command, bool) {
 			}
 		}
 		if ok {
-			return e, true
+			return true
 		}
 	}
-	return nil, false
+	return false
+}
+
+// ProductionLike reports an environment name that is production or staging: one of the
+// words prod, production, prd, live, staging, stage, stg, preprod or uat, alone or joined to others by
+// punctuation (prod-eu, us_production, staging2). A shared environment is never routine to
+// change unasked.
+func ProductionLike(v string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	}) {
+		switch w {
+		case "prod", "production", "prd", "live", "staging", "stage", "stg", "preprod", "preproduction", "uat":
+			return true
+		}
+	}
+	return false
 }
 
 // Opens reports whether the arguments of a use of a tunnel entry make it open the tunnel:
