@@ -204,6 +204,7 @@ func builtinRules() []*Rule {
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
 		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
+		agentCLIRules(), gitCleanHomeRules(), gitRerouteRules(), mcpControlRules(),
 	} {
 		all = append(all, fam...)
 	}

@@ -2806,9 +2806,16 @@ func dbMigrationOps(c *execCtx, s *Segment, m dbMigration, hints []string) []clo
 			}
 		}
 	}
+	elsewhere := false // the request names the database, on another machine
+	if h := requestRemoteDB(c, s); h != "" && w == "" && !m.remote {
+		m.remote, elsewhere = true, true
+		m.what = strings.TrimSpace(m.what) + " on " + h
+	}
 	on := ""
 	if w != "" {
 		on = " against " + capText(w) + ", which looks like production"
+	} else if elsewhere {
+		on = ", a database on another machine (staging or production, as far as guardian can tell)"
 	} else if m.remote {
 		on = " against a database whose URL comes from the environment, which guardian cannot see"
 	}

@@ -31,6 +31,7 @@ func (c *execCtx) rawPath(arg string) string {
 		// classified as if below the variable's default (~/.local/state/guardian/…).
 		return x
 	}
+	p = wholeComponentSubst(p)
 	switch {
 	case p == "" || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.HasPrefix(p, "$"):
 		return ""
@@ -152,6 +153,9 @@ func credReads(c *execCtx, s *Segment) []string {
 			}
 			if dest != "" && a == dest {
 				continue // cp .env.example .env writes the project's .env from its template
+			}
+			if f := httpieFile(a); f != "" && isHTTPie(s.Name()) {
+				a = f // http POST url field@file
 			}
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {
@@ -358,6 +362,10 @@ func bulkSecretCommand(s *Segment) (string, bool) {
 		return "Exports a whole password vault with its secrets", true
 	case n == "doppler" && a == "secrets" && b == "download", n == "infisical" && a == "export", n == "vault" && a == "kv" && b == "export":
 		return "Downloads every secret of a project", true
+	case n == "ansible-vault" && (a == "view" || a == "decrypt"):
+		// A vault file holds every secret of an inventory or role; view prints them all,
+		// decrypt writes them all out in the clear (docs.ansible.com: ansible-vault).
+		return "Decrypts a whole Ansible vault file (ansible-vault " + a + "), every secret in it", true
 	}
 	return "", false
 }

@@ -204,9 +204,9 @@ func sends(s *Segment) (dest string, ok bool) {
 		if _, ok := s.argPrefix("--post-data", "--post-file", "--body-data", "--body-file", "--method=POST", "--method=PUT"); ok {
 			return host(), true
 		}
-	case "http", "https", "xh":
+	case "http", "https", "xh", "xhs":
 		for _, a := range s.Args[1:] {
-			if strings.Contains(a, "=") && !strings.HasPrefix(a, "-") && !strings.Contains(a, "://") || strings.HasPrefix(a, "@") {
+			if strings.Contains(a, "=") && !strings.HasPrefix(a, "-") && !strings.Contains(a, "://") || strings.HasPrefix(a, "@") || httpieFile(a) != "" {
 				return host(), true
 			}
 		}
@@ -965,6 +965,8 @@ func sendsFileData(s *Segment) bool {
 		}
 	case "mail", "mailx", "s-nail", "mutt", "neomutt":
 		return s.hasFlag("aA", "--attach")
+	case "http", "https", "xh", "xhs":
+		return httpieSendsFile(s)
 	}
 	return false
 }

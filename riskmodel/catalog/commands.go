@@ -44,11 +44,17 @@ const (
 	// proxy for a remote peer, a shared terminal): docs/policy.md's deny list. Args and
 	// Local narrow which uses do that.
 	CommandTunnel CommandClass = "tunnel"
+	// CommandCodingAgent is a coding agent's command line (codex, claude, gemini, …). Args
+	// are the options that run it with its approvals or sandbox switched off, which
+	// docs/policy.md puts on the deny list ("the agent's own approval or sandbox settings"):
+	// an agent that starts another without them has left its own control. Other uses are not
+	// covered (they stay unknown).
+	CommandCodingAgent CommandClass = "coding_agent"
 )
 
 // commandClasses are the valid classes.
 var commandClasses = map[CommandClass]bool{CommandReadOnly: true, CommandBuild: true, CommandWorkspaceWrite: true,
-	CommandLocalNet: true, CommandOpener: true, CommandTunnel: true}
+	CommandLocalNet: true, CommandOpener: true, CommandTunnel: true, CommandCodingAgent: true}
 
 // Command is one catalogued command.
 type Command struct {
@@ -79,9 +85,12 @@ type Command struct {
 	Args []string `toml:"args" json:"args,omitempty"`
 	// Local are argument fragments that keep a use on this machine's loopback
 	// (bind=127.0.0.1): such a use exposes nothing.
-	Local  []string `toml:"local" json:"local,omitempty"`
-	What   string   `toml:"what" json:"what"`
-	Source string   `toml:"source" json:"source"`
+	Local []string `toml:"local" json:"local,omitempty"`
+	// Packages are the names a package runner (npx, bunx, uvx, pipx run) fetches the
+	// command by, scope and version dropped (@anthropic-ai/claude-code → claude-code).
+	Packages []string `toml:"packages" json:"packages,omitempty"`
+	What     string   `toml:"what" json:"what"`
+	Source   string   `toml:"source" json:"source"`
 
 	subWords [][]string // Subcommands split into words, once
 }
@@ -92,6 +101,8 @@ type Commands struct {
 	// byName holds each name's entries; a name has more than one when its subcommands
 	// differ in class (jupyter nbconvert builds, jupyter lab serves).
 	byName map[string][]*Command
+	// byPkg holds the entries by the package names runners fetch them by (Packages).
+	byPkg map[string]*Command
 }
 
 // DefaultCommands is the embedded command catalogue, parsed and validated once.
@@ -117,9 +128,13 @@ func loadCommands(data []byte) (*Commands, error) {
 		case e.Name == "" || strings.ContainsAny(e.Name, "/ "):
 			return nil, fmt.Errorf("commands.toml: command %q: a bare command name is required", e.Name)
 		case !commandClasses[e.Class]:
-			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only, build, workspace_write, local_net or opener", e.Name, e.Class)
-		case (len(e.Args) > 0 || len(e.Local) > 0) && e.Class != CommandTunnel:
-			return nil, fmt.Errorf("commands.toml: command %q: args and local are for class tunnel", e.Name)
+			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only, build, workspace_write, local_net, opener, tunnel or coding_agent", e.Name, e.Class)
+		case len(e.Local) > 0 && e.Class != CommandTunnel:
+			return nil, fmt.Errorf("commands.toml: command %q: local is for class tunnel", e.Name)
+		case len(e.Args) > 0 && e.Class != CommandTunnel && e.Class != CommandCodingAgent:
+			return nil, fmt.Errorf("commands.toml: command %q: args are for classes tunnel and coding_agent", e.Name)
+		case e.Class == CommandCodingAgent && len(e.Args) == 0:
+			return nil, fmt.Errorf("commands.toml: command %q: a coding_agent entry needs the args that switch its approvals or sandbox off", e.Name)
 		case e.What == "" || e.Source == "":
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
 		case len(c.byName[e.Name]) > 0 && (len(e.Subcommands) == 0 || len(c.byName[e.Name][0].Subcommands) == 0):
@@ -131,6 +146,16 @@ func loadCommands(data []byte) (*Commands, error) {
 			e.subWords = append(e.subWords, strings.Fields(sub))
 		}
 		c.byName[e.Name] = append(c.byName[e.Name], e)
+	}
+	c.byPkg = map[string]*Command{}
+	for i := range c.Command {
+		e := &c.Command[i]
+		for _, p := range e.Packages {
+			if p == "" || strings.ContainsAny(p, "/@ ") || len(c.byName[p]) > 0 || c.byPkg[p] != nil {
+				return nil, fmt.Errorf("commands.toml: command %q: package %q must be a bare name listed once and not a command's", e.Name, p)
+			}
+			c.byPkg[p] = e
+		}
 	}
 	return &c, nil
 }
@@ -144,6 +169,18 @@ func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
 		}
 	}
 	return nil, false
+}
+
+// LookupPackage is Lookup for the name a package runner fetches a command by (an entry's
+// Packages, or its name).
+func (c *Commands) LookupPackage(pkg string, args []string) (*Command, bool) {
+	if e := c.byPkg[pkg]; e != nil {
+		if e.covers(args) {
+			return e, true
+		}
+		return nil, false
+	}
+	return c.Lookup(pkg, args)
 }
 
 func (e *Command) covers(args []string) bool {
@@ -228,6 +265,22 @@ func (e *Command) Opens(args []string) bool {
 		}
 	}
 	return false
+}
+
+// Unsandboxed reports whether the arguments of a use of a coding_agent entry run the agent
+// with its approvals or sandbox switched off (one of Args is there).
+func (e *Command) Unsandboxed(args []string) (string, bool) {
+	if e.Class != CommandCodingAgent {
+		return "", false
+	}
+	for _, a := range args {
+		for _, x := range e.Args {
+			if argMatches(a, x) {
+				return a, true
+			}
+		}
+	}
+	return "", false
 }
 
 // argMatches reports whether argument a is the use that pattern x (an Args entry) names.
