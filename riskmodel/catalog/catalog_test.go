@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -400,4 +401,37 @@ func entryID(e *PathEntry) string {
 		return "<nil>"
 	}
 	return e.ID
+}
+
+// TestDefaultCommandsIndexed checks that the embedded command catalogue read entry by entry
+// (DefaultCommands, indexCommands) answers as the whole file decoded does: the same names,
+// each entry identical, and no name the file lacks.
+func TestDefaultCommandsIndexed(t *testing.T) {
+	whole, err := loadCommands(commandsTOML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := DefaultCommands()
+	if len(idx.index.entries) != len(whole.Command) {
+		t.Errorf("index holds %d entries, the file %d", len(idx.index.entries), len(whole.Command))
+	}
+	for i := range whole.Command {
+		want := &whole.Command[i]
+		got := idx.index.lookup(want.Name)
+		if got == nil {
+			t.Errorf("%s: not in the index", want.Name)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: indexed entry %+v, whole-file entry %+v", want.Name, got, want)
+		}
+	}
+	for _, name := range []string{"", "git", "command", "name", "[[command]]"} {
+		if _, ok := idx.Lookup(name, nil); ok != (whole.byName[name] != nil) {
+			t.Errorf("Lookup(%q) = %v, whole file %v", name, ok, whole.byName[name] != nil)
+		}
+	}
+	if got := idx.All(); !reflect.DeepEqual(got, whole.Command) {
+		t.Errorf("All() differs from the whole file")
+	}
 }

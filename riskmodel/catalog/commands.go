@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -79,16 +80,82 @@ type Command struct {
 type Commands struct {
 	Command []Command `toml:"command"`
 	byName  map[string]*Command
+
+	// index, when set, is a catalogue read entry by entry (indexCommands): Lookup decodes
+	// the one entry it needs, and All the whole file.
+	index *commandIndex
 }
 
-// DefaultCommands is the embedded command catalogue, parsed and validated once.
-var DefaultCommands = sync.OnceValue(func() *Commands {
-	c, err := loadCommands(commandsTOML)
-	if err != nil {
-		panic("catalog: " + err.Error())
+// DefaultCommands is the embedded command catalogue. A review looks up a few names in it
+// (every shell command's name, for the tunnel and remote rules), and decoding all of
+// commands.toml (~140 entries through go-toml's reflection) cost a hook process ~270 KB and
+// a few hundred microseconds before its first answer, so the catalogue is indexed by name and
+// an entry decoded, validated the same way, when a lookup finds it.
+// TestDefaultCommandsIndexed checks the index answers as the whole file parsed does.
+var DefaultCommands = sync.OnceValue(func() *Commands { return &Commands{index: indexCommands(commandsTOML)} })
+
+// commandIndex locates each entry of a command catalogue by name without decoding it.
+type commandIndex struct {
+	data    []byte
+	entries map[string][2]int // name → the entry's [[command]] table, as offsets in data
+	decoded sync.Map          // name → *Command, entries decoded so far
+	all     func() *Commands  // the whole catalogue, decoded once
+}
+
+// indexCommands indexes data, a catalogue whose entries are [[command]] tables each with a
+// line name = "…". The tables are found by their header lines and the names by their
+// key lines; an entry is decoded from its own lines, by the loader that reads the whole file.
+func indexCommands(data []byte) *commandIndex {
+	x := &commandIndex{data: data, entries: make(map[string][2]int, bytes.Count(data, []byte("\n[[command]]\n")))}
+	x.all = sync.OnceValue(func() *Commands {
+		c, err := loadCommands(data)
+		if err != nil {
+			panic("catalog: " + err.Error())
+		}
+		return c
+	})
+	start, name := -1, ""
+	end := func(at int) {
+		if start >= 0 && name != "" {
+			x.entries[name] = [2]int{start, at}
+		}
 	}
-	return c
-})
+	for off := 0; off < len(data); {
+		line := data[off:]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		switch {
+		case bytes.Equal(bytes.TrimSpace(line), []byte("[[command]]")):
+			end(off)
+			start, name = off, ""
+		case start >= 0 && name == "" && bytes.HasPrefix(line, []byte(`name = "`)):
+			if n, err := strconv.Unquote(string(bytes.TrimSpace(line[len("name = "):]))); err == nil {
+				name = n
+			}
+		}
+		off += len(line)
+	}
+	end(len(data))
+	return x
+}
+
+// lookup returns the entry named name, decoding it on first use.
+func (x *commandIndex) lookup(name string) *Command {
+	if e, ok := x.decoded.Load(name); ok {
+		return e.(*Command)
+	}
+	span, ok := x.entries[name]
+	if !ok {
+		return nil
+	}
+	c, err := loadCommands(x.data[span[0]:span[1]])
+	if err != nil || len(c.Command) != 1 {
+		panic(fmt.Sprintf("catalog: commands.toml: entry %q: %v", name, err))
+	}
+	e, _ := x.decoded.LoadOrStore(name, &c.Command[0])
+	return e.(*Command)
+}
 
 func loadCommands(data []byte) (*Commands, error) {
 	var c Commands
@@ -123,7 +190,12 @@ func loadCommands(data []byte) (*Commands, error) {
 // Lookup returns the entry for the command name whose leading arguments (args, after the
 // name) it covers.
 func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
-	e := c.byName[name]
+	var e *Command
+	if c.index != nil {
+		e = c.index.lookup(name)
+	} else {
+		e = c.byName[name]
+	}
 	if e == nil {
 		return nil, false
 	}
@@ -208,4 +280,9 @@ func argMatches(a, x string) bool {
 }
 
 // All lists the catalogue, for listing.
-func (c *Commands) All() []Command { return append([]Command(nil), c.Command...) }
+func (c *Commands) All() []Command {
+	if c.index != nil {
+		c = c.index.all()
+	}
+	return append([]Command(nil), c.Command...)
+}
