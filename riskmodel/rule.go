@@ -202,7 +202,7 @@ func builtinRules() []*Rule {
 	fams := [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
-		selfApprovalRules(), osBreakRules(), tunnelRules(),
+		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
 	}
 	// Sized once: every hook process builds the rule set, and growing the slice and the
 	// duplicate check's map rule by rule was a third of what building it allocated.

@@ -41,6 +41,7 @@ const (
 	dbLocalReset                          // wipes data in a database on this machine
 	dbEscalate                            // runs code or writes files on the database server, escalates privileges
 	dbSecretRead                          // reads server files, password hashes or secret columns
+	dbLocalWrite                          // writes to a development database on this machine (rules_dblocal.go)
 )
 
 type cloudOp = op[cloudKind]
@@ -2525,6 +2526,9 @@ func dbCallOps(c *execCtx, s *Segment, d dbCall, hints []string) []cloudOp {
 		}
 		if prod || dyn {
 			return one(dbWriteProd, "Runs "+what+on)
+		}
+		if dbLocalWriteOK(c, d) {
+			return one(dbLocalWrite, "Runs "+what+on+", a development database on this machine")
 		}
 		return one(dbWrite, "Runs "+what+on)
 	}

@@ -85,7 +85,8 @@ func TestCloudDatabaseVerdicts(t *testing.T) {
 		{"mysql -h prod-db.acme.internal -u readonly -e 'SELECT count(*) FROM orders'", Ask, "db.prod-read", ""},
 		{"python manage.py migrate", Allow, "db.migrate", ""},
 		{"bundle exec rails db:migrate", Allow, "db.migrate", ""},
-		{"psql -h localhost -c \"UPDATE t SET a = 1 WHERE id = 1\"", Ask, "db.write", "db.write-prod"},
+		{"psql -h localhost -c \"UPDATE t SET a = 1 WHERE id = 1\"", Allow, "db.local-write", "db.write-prod"}, // a dev database on this machine (rules_dblocal.go)
+		{"psql -d app -c \"UPDATE t SET a = 1 WHERE id = 1\"", Ask, "db.write", "db.write-prod"},
 		{"psql \"$DATABASE_URL\" -c \"UPDATE users SET plan='pro' WHERE id=42\"", Ask, "db.write-prod", ""},
 		{"DATABASE_URL=postgres://app@prod-db.acme.internal/app psql -c 'INSERT INTO t VALUES (1)'", Ask, "db.write-prod", ""},
 		{"RAILS_ENV=production bundle exec rails db:migrate", Ask, "db.write-prod", "db.migrate"},

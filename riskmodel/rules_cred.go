@@ -149,9 +149,13 @@ func credReads(c *execCtx, s *Segment) []string {
 		if s.Name() == "scp" || s.Name() == "rsync" || s.Name() == "sftp" {
 			args = s.positional(0, "-i", "-P", "-o", "-F", "-e")
 		}
+		dest := copyDestInWorkspace(c, s)
 		for i, a := range args {
 			if i > 0 && outputFlags.get()[args[i-1]] {
 				continue // a file the command writes (openssl -keyout, curl -o), not one it reads
+			}
+			if dest != "" && a == dest {
+				continue // cp .env.example .env writes the project's .env from its template
 			}
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {

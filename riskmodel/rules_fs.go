@@ -181,19 +181,27 @@ func fsRules() []*Rule {
 			},
 		},
 		{
-			ID: "fs.rm.cache", Level: Medium, Category: CatDataDeletion, Contained: true,
-			Message: "Deletes tool caches in the home directory, which their tools recreate",
+			// docs/policy.md asks about "deleting caches or build dirs outside the workspace":
+			// they come back, but a human decides whether to pay for the rebuild and whether
+			// something else shares them. Not contained, so the default mapping asks.
+			ID: "fs.rm.cache", Level: Medium, Category: CatDataDeletion,
+			Message: "Deletes tool caches or build directories outside the workspace, which their tools recreate",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				ts, _, ok := deletion(s)
+				ts, rec, ok := deletion(s)
 				if !ok || len(ts) == 0 {
 					return "", false
 				}
+				outside := false
 				for _, t := range c.targets(ts) {
 					if !(t.zone == ZoneHome && inHomeCache(c, t.abs)) && t.zone != ZoneWorkspace && t.zone != ZoneTemp {
 						return "", false
 					}
+					outside = outside || t.zone == ZoneHome || t.zone == ZoneTemp && rec && tempCacheDir(t.abs, t.arg)
 				}
-				return "Deletes caches (" + joinArgs(ts) + ") that their tools download or build again", true
+				if !outside {
+					return "", false // inside the workspace, or scratch files in a temporary directory: fs.rm.workspace
+				}
+				return "Deletes caches or build directories outside the workspace (" + joinArgs(ts) + "), which their tools download or build again", true
 			},
 		},
 		{

@@ -828,6 +828,9 @@ func executedFile(s *Segment) string {
 	if strings.Contains(s.Args[0], "/") && n != "" {
 		return s.Args[0]
 	}
+	if n == "php" {
+		return phpScript(s.Args[1:])
+	}
 	if shells.get()[n] || interpreters.get()[n] || n == "source" || n == "." {
 		if _, hasC := shellCode(s.Args[1:]); hasC {
 			return ""

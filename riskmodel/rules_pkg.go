@@ -30,6 +30,7 @@ const (
 	pkgConfig                            // changes the package manager's user-wide configuration
 	pkgInsecureConfig                    // persistently weakens where or how packages are fetched
 	pkgInsecureFetch                     // fetches packages once with TLS or checksum checks off
+	pkgRunPopular                        // runs a widely used registry package on workspace paths (rules_pkgrun.go)
 )
 
 type pkgOp = op[pkgKind]
@@ -850,6 +851,9 @@ func pkgFetchRunOps(c *execCtx, s *Segment) []pkgOp {
 			return nil // uvx ruff, pipx run black: a well-known formatter or linter
 		}
 	}
+	if op, ok := pkgRunKnown(c, spec, inner, tool); ok {
+		return []pkgOp{op}
+	}
 	return []pkgOp{{pkgRunPackage, "Downloads " + pkgSpecName(spec) + " from its registry and runs it at once with " + tool +
 		", so its code runs unreviewed with your permissions"}}
 }
@@ -939,6 +943,11 @@ func pkgRunnerInner(s *Segment) (inner *Segment, hint string, ok bool) {
 			}
 		default:
 			rest = skip(rest)
+		}
+		if name == "hatch" && len(rest) > 0 {
+			if _, cmd, ok := hatchEnvCommand(rest[0]); ok {
+				rest = append([]string{cmd}, rest[1:]...) // hatch run test:pytest runs pytest in the test environment
+			}
 		}
 		out = rest
 	case "python", "python3":
@@ -1281,6 +1290,10 @@ func pkgPyProject(c *execCtx, s *Segment, tool string) []pkgOp {
 	sub, rest := p[0], p[1:]
 	cmd := tool + " " + sub
 	switch sub {
+	case "run":
+		if op, ok := hatchScriptOp(tool, rest); ok {
+			return []pkgOp{op}
+		}
 	case "install", "sync", "lock", "update", "upgrade":
 		if tool == "pipenv" && sub == "install" && len(rest) > 0 {
 			return pkgPyAdd(c, s, cmd, rest)
@@ -1425,6 +1438,9 @@ func pkgGo(c *execCtx, s *Segment) []pkgOp {
 		case "graph", "why", "verify":
 			return []pkgOp{{pkgQuery, "Inspects the module's dependencies with go mod " + p[1]}}
 		case "init", "edit":
+			if op, ok := goReplaceFork(s); ok {
+				return []pkgOp{op}
+			}
 			return []pkgOp{{pkgBuild, "Edits the module's go.mod with go mod " + p[1]}}
 		}
 		return nil
@@ -1477,7 +1493,7 @@ func pkgEnvFetchOps(c *execCtx, s *Segment, ops []pkgOp) []pkgOp {
 	fetches := false
 	for _, o := range ops {
 		switch o.kind {
-		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgUntrusted, pkgRunPackage, pkgSystem:
+		case pkgProjectInstall, pkgAddDep, pkgGlobal, pkgUserTool, pkgUntrusted, pkgRunPackage, pkgSystem, pkgRunPopular:
 			fetches = true
 		}
 	}

@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"net"
+	"slices"
 	"strings"
 
 	"github.com/guardianhq/guardian/riskmodel/catalog"
@@ -39,9 +40,17 @@ func catalogRules() []*Rule {
 				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite {
 					return "", false
 				}
-				for _, a := range s.Args[1:] {
-					if i := strings.IndexByte(a, '='); strings.HasPrefix(a, "-") && i > 0 {
-						a = a[i+1:]
+				for i := 1; i < len(s.Args); i++ {
+					a := s.Args[i]
+					if slices.Contains(e.Values, a) {
+						i++ // a pattern, a language, a name: not a path
+						continue
+					}
+					if j := strings.IndexByte(a, '='); strings.HasPrefix(a, "-") && j > 0 {
+						if slices.Contains(e.Values, a[:j]) {
+							continue
+						}
+						a = a[j+1:]
 					} else if strings.HasPrefix(a, "-") {
 						continue
 					}
@@ -64,12 +73,22 @@ func catalogRules() []*Rule {
 					return "", false
 				}
 				hosts := argHosts(s.Args[1:])
+				if e.LocalDefault {
+					for _, o := range []string{"--ip", "--host", "--hostname", "--bind", "--listen", "--address", "--addr", "--ServerApp.ip", "--NotebookApp.ip"} {
+						if v, ok := optValue(s.Args[1:], o); ok && (!isLocalHost(v) || v == "0.0.0.0" || v == "::") {
+							return "", false // told to listen on another address: every interface, or one of the network's
+						}
+					}
+				}
+				if len(hosts) == 0 && e.LocalDefault {
+					return "Runs " + s.Name() + ", which " + e.What + ", on this machine's loopback (its default)", true
+				}
 				if len(hosts) == 0 {
 					return "", false // where it goes cannot be seen
 				}
 				for _, h := range hosts {
-					if !isLocalHost(h) {
-						return "", false
+					if !isLocalHost(h) || e.LocalDefault && (h == "0.0.0.0" || h == "::" || h == "*") {
+						return "", false // a listener on every interface serves the network
 					}
 				}
 				return "Runs " + s.Name() + ", which " + e.What + ", against " + hosts[0] + " on this machine", true

@@ -457,7 +457,7 @@ func vcsRules() []*Rule {
 						return "Drops every stash, losing the work saved in them", true
 					}
 				}
-				return "", false
+				return gitDiscardForm(sub, rest)
 			},
 		},
 		{
@@ -670,6 +670,9 @@ func ghOpen(c *execCtx, s *Segment) (string, bool) {
 	}
 	if h, ok := optValue(s.Args[1:], "-H", "--head", "--source-branch"); ok && strings.Contains(h, ":") {
 		return "", false
+	}
+	if !ghRepoIsProjects(c, s) {
+		return "", false // someone else's repository: a message to an external party (vcs.gh-write)
 	}
 	for _, f := range pkgOptValues(s.Args[1:], "-F", "--body-file", "--description-file", "-T", "--template", "--recover") {
 		if f == "-" {

@@ -253,8 +253,10 @@ func NewScope(p *Policy, cwd string) *Scope {
 	}
 	// The cwd is a workspace unless it is /, home, a system directory, an ancestor of home
 	// or a scratch location (/tmp, /var/tmp, …): deleting "everything here" there is never
-	// routine project work.
-	if !s.CwdUnknown && s.Cwd != "/" && s.Cwd != s.Home && !isSystemPath(s.Cwd) && !isAncestor(s.Cwd, s.Home) && !isTempPath(s.Cwd) {
+	// routine project work. A project location under a system directory (a site below
+	// /var/www, a Jenkins job's workspace) is a project, not the system.
+	if !s.CwdUnknown && s.Cwd != "/" && s.Cwd != s.Home && (!isSystemPath(s.Cwd) || isProjectLocation(s.Cwd, s.Home)) &&
+		!isAncestor(s.Cwd, s.Home) && !isTempPath(s.Cwd) {
 		s.Workspaces = append(s.Workspaces, s.Cwd)
 	}
 	for _, g := range p.ProtectedPaths {
@@ -426,6 +428,12 @@ var topLevelSystem = table[map[string]bool]{build: func() map[string]bool {
 }}
 
 func isTopLevelSystem(p string) bool { return topLevelSystem.get()[p] }
+
+// isProjectLocation reports a directory where projects conventionally live although it lies
+// under a system directory (catalog class project-location).
+func isProjectLocation(p, home string) bool {
+	return catalog.Default().Is(catalog.ProjectLocation, p, home)
+}
 
 func isSystemPath(p string) bool {
 	if p == "/" || topLevelSystem.get()[p] {

@@ -403,27 +403,21 @@ func entryID(e *PathEntry) string {
 	return e.ID
 }
 
-// TestDefaultCommandsIndexed checks that the embedded command catalogue read entry by entry
+// TestDefaultCommandsIndexed checks that the embedded command catalogue read name by name
 // (DefaultCommands, indexCommands) answers as the whole file decoded does: the same names,
-// each entry identical, and no name the file lacks.
+// each name's entries identical and in order, and no name the file lacks.
 func TestDefaultCommandsIndexed(t *testing.T) {
 	whole, err := loadCommands(commandsTOML)
 	if err != nil {
 		t.Fatal(err)
 	}
 	idx := DefaultCommands()
-	if len(idx.index.entries) != len(whole.Command) {
-		t.Errorf("index holds %d entries, the file %d", len(idx.index.entries), len(whole.Command))
+	if len(idx.index.entries) != len(whole.byName) {
+		t.Errorf("index holds %d names, the file %d", len(idx.index.entries), len(whole.byName))
 	}
-	for i := range whole.Command {
-		want := &whole.Command[i]
-		got := idx.index.lookup(want.Name)
-		if got == nil {
-			t.Errorf("%s: not in the index", want.Name)
-			continue
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: indexed entry %+v, whole-file entry %+v", want.Name, got, want)
+	for name, want := range whole.byName {
+		if got := idx.index.lookup(name); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: indexed entries %+v, whole-file entries %+v", name, got, want)
 		}
 	}
 	for _, name := range []string{"", "git", "command", "name", "[[command]]"} {

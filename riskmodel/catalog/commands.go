@@ -62,6 +62,17 @@ type Command struct {
 	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
 	// and del change the network.
 	Exclude []string `toml:"exclude" json:"exclude,omitempty"`
+	// Values are options whose value is a word, not a path (ast-grep's --pattern, a
+	// generator's -g LANGUAGE): a workspace writer's paths are checked without them.
+	Values []string `toml:"values" json:"values,omitempty"`
+	// Env are options that name the environment the command acts on (dbt's --target,
+	// Symfony's --env): a value that names production or staging takes the use out of the
+	// entry, so acting there stays a question (docs/policy.md: production and staging changes
+	// are asked about).
+	Env []string `toml:"env" json:"env,omitempty"`
+	// LocalDefault says the command, named no address, listens on or talks to this machine's
+	// loopback only (jupyter lab binds localhost unless told --ip); for local_net entries.
+	LocalDefault bool `toml:"local_default" json:"local_default,omitempty"`
 	// Args, when given, are arguments one of which a use must have to be in the entry:
 	// "TCP-LISTEN:" (ending in ':' or '=') is a prefix, "-L" an option given alone, as
 	// -Lvalue or --opt=value, or inside a bundle of one-letter options (-fNL), anything else
@@ -79,34 +90,36 @@ type Command struct {
 // Commands is the command catalogue.
 type Commands struct {
 	Command []Command `toml:"command"`
-	byName  map[string]*Command
+	// byName holds each name's entries; a name has more than one when its subcommands
+	// differ in class (jupyter nbconvert builds, jupyter lab serves).
+	byName map[string][]*Command
 
-	// index, when set, is a catalogue read entry by entry (indexCommands): Lookup decodes
-	// the one entry it needs, and All the whole file.
+	// index, when set, is a catalogue read name by name (indexCommands): Lookup decodes the
+	// entries of the name it is asked about, and All the whole file.
 	index *commandIndex
 }
 
 // DefaultCommands is the embedded command catalogue. A review looks up a few names in it
 // (every shell command's name, for the tunnel and remote rules), and decoding all of
-// commands.toml (~140 entries through go-toml's reflection) cost a hook process ~270 KB and
-// a few hundred microseconds before its first answer, so the catalogue is indexed by name and
-// an entry decoded, validated the same way, when a lookup finds it.
-// TestDefaultCommandsIndexed checks the index answers as the whole file parsed does.
+// commands.toml through go-toml's reflection cost a hook process ~270 KB and a few hundred
+// microseconds before its first answer, so the catalogue is indexed by name and a name's
+// entries decoded, and validated together by the same loader, when a lookup asks for it.
+// TestDefaultCommandsIndexed checks the index answers as the whole file decoded does.
 var DefaultCommands = sync.OnceValue(func() *Commands { return &Commands{index: indexCommands(commandsTOML)} })
 
-// commandIndex locates each entry of a command catalogue by name without decoding it.
+// commandIndex locates the entries of a command catalogue by name without decoding them.
 type commandIndex struct {
 	data    []byte
-	entries map[string][2]int // name → the entry's [[command]] table, as offsets in data
-	decoded sync.Map          // name → *Command, entries decoded so far
-	all     func() *Commands  // the whole catalogue, decoded once
+	entries map[string][][2]int // name → its [[command]] tables, as offsets in data
+	decoded sync.Map            // name → []*Command, names decoded so far
+	all     func() *Commands    // the whole catalogue, decoded once
 }
 
 // indexCommands indexes data, a catalogue whose entries are [[command]] tables each with a
-// line name = "…". The tables are found by their header lines and the names by their
-// key lines; an entry is decoded from its own lines, by the loader that reads the whole file.
+// line name = "…". The tables are found by their header lines and the names by their key
+// lines; a name's entries are decoded from their own lines, by the loader of the whole file.
 func indexCommands(data []byte) *commandIndex {
-	x := &commandIndex{data: data, entries: make(map[string][2]int, bytes.Count(data, []byte("\n[[command]]\n")))}
+	x := &commandIndex{data: data, entries: make(map[string][][2]int, bytes.Count(data, []byte("\n[[command]]\n")))}
 	x.all = sync.OnceValue(func() *Commands {
 		c, err := loadCommands(data)
 		if err != nil {
@@ -117,7 +130,7 @@ func indexCommands(data []byte) *commandIndex {
 	start, name := -1, ""
 	end := func(at int) {
 		if start >= 0 && name != "" {
-			x.entries[name] = [2]int{start, at}
+			x.entries[name] = append(x.entries[name], [2]int{start, at})
 		}
 	}
 	for off := 0; off < len(data); {
@@ -140,21 +153,25 @@ func indexCommands(data []byte) *commandIndex {
 	return x
 }
 
-// lookup returns the entry named name, decoding it on first use.
-func (x *commandIndex) lookup(name string) *Command {
-	if e, ok := x.decoded.Load(name); ok {
-		return e.(*Command)
+// lookup returns the entries named name, decoding them on first use.
+func (x *commandIndex) lookup(name string) []*Command {
+	if es, ok := x.decoded.Load(name); ok {
+		return es.([]*Command)
 	}
-	span, ok := x.entries[name]
+	spans, ok := x.entries[name]
 	if !ok {
 		return nil
 	}
-	c, err := loadCommands(x.data[span[0]:span[1]])
-	if err != nil || len(c.Command) != 1 {
-		panic(fmt.Sprintf("catalog: commands.toml: entry %q: %v", name, err))
+	var doc []byte
+	for _, sp := range spans {
+		doc = append(doc, x.data[sp[0]:sp[1]]...)
 	}
-	e, _ := x.decoded.LoadOrStore(name, &c.Command[0])
-	return e.(*Command)
+	c, err := loadCommands(doc)
+	if err != nil || len(c.byName[name]) != len(spans) {
+		panic(fmt.Sprintf("catalog: commands.toml: entries of %q: %v", name, err))
+	}
+	es, _ := x.decoded.LoadOrStore(name, c.byName[name])
+	return es.([]*Command)
 }
 
 func loadCommands(data []byte) (*Commands, error) {
@@ -164,7 +181,7 @@ func loadCommands(data []byte) (*Commands, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("commands.toml: %w", err)
 	}
-	c.byName = map[string]*Command{}
+	c.byName = map[string][]*Command{}
 	for i := range c.Command {
 		e := &c.Command[i]
 		switch {
@@ -176,13 +193,15 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q: args and local are for class tunnel", e.Name)
 		case e.What == "" || e.Source == "":
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
-		case c.byName[e.Name] != nil:
-			return nil, fmt.Errorf("commands.toml: command %q is listed twice", e.Name)
+		case len(c.byName[e.Name]) > 0 && (len(e.Subcommands) == 0 || len(c.byName[e.Name][0].Subcommands) == 0):
+			return nil, fmt.Errorf("commands.toml: command %q is listed twice; a name listed more than once needs subcommands in every entry", e.Name)
+		case e.LocalDefault && e.Class != CommandLocalNet:
+			return nil, fmt.Errorf("commands.toml: command %q: local_default is for local_net entries", e.Name)
 		}
 		for _, sub := range e.Subcommands {
 			e.subWords = append(e.subWords, strings.Fields(sub))
 		}
-		c.byName[e.Name] = e
+		c.byName[e.Name] = append(c.byName[e.Name], e)
 	}
 	return &c, nil
 }
@@ -190,24 +209,40 @@ func loadCommands(data []byte) (*Commands, error) {
 // Lookup returns the entry for the command name whose leading arguments (args, after the
 // name) it covers.
 func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
-	var e *Command
+	es := c.byName[name]
 	if c.index != nil {
-		e = c.index.lookup(name)
-	} else {
-		e = c.byName[name]
+		es = c.index.lookup(name)
 	}
-	if e == nil {
-		return nil, false
+	for _, e := range es {
+		if e.covers(args) {
+			return e, true
+		}
 	}
-	for _, a := range args {
+	return nil, false
+}
+
+func (e *Command) covers(args []string) bool {
+	for i, a := range args {
 		for _, x := range e.Exclude {
 			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") {
-				return nil, false
+				return false
+			}
+		}
+		for _, x := range e.Env {
+			v, ok := "", false
+			switch {
+			case a == x && i+1 < len(args):
+				v, ok = args[i+1], true
+			case strings.HasPrefix(a, x+"="):
+				v, ok = a[len(x)+1:], true
+			}
+			if ok && ProductionLike(v) {
+				return false
 			}
 		}
 	}
 	if len(e.Subcommands) == 0 {
-		return e, true
+		return true
 	}
 	for _, words := range e.subWords {
 		if len(args) < len(words) {
@@ -221,10 +256,26 @@ func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
 			}
 		}
 		if ok {
-			return e, true
+			return true
 		}
 	}
-	return nil, false
+	return false
+}
+
+// ProductionLike reports an environment name that is production or staging: one of the
+// words prod, production, prd, live, staging, stage, stg, preprod or uat, alone or joined to others by
+// punctuation (prod-eu, us_production, staging2). A shared environment is never routine to
+// change unasked.
+func ProductionLike(v string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	}) {
+		switch w {
+		case "prod", "production", "prd", "live", "staging", "stage", "stg", "preprod", "preproduction", "uat":
+			return true
+		}
+	}
+	return false
 }
 
 // Opens reports whether the arguments of a use of a tunnel entry make it open the tunnel:
