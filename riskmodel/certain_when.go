@@ -28,97 +28,99 @@ type certainCond struct {
 	mcp  func(c *mcpCtx) string
 }
 
-// certainConds is read-only after package initialisation.
-var certainConds = map[string]certainCond{
-	"fs.rm.outside": {
-		when: "it searches home or / for files to delete, or deletes another project, the user's documents or a backup",
-		exec: certainOutsideDeletion,
-	},
-	"pkg.insecure-config": {
-		when: "it turns TLS checks off for every future install of the user (not one project)",
-		exec: globalTLSOff,
-	},
-	"pkg.untrusted-source": {
-		when: "the code comes from a raw public IP address",
-		exec: untrustedFromRawIP,
-	},
-	"vcs.push.force": {
-		when: "it force-pushes every branch, or deletes every remote branch the repository lists",
-		exec: forcePushEverything,
-	},
-	"vcs.config-exec": {
-		when: "the program git is made to run fetches code, hides in a dot directory or runs in the background",
-		exec: gitConfigRunsHidden,
-	},
-	"fs.write.autorun": {
-		when: "an editor task runs by itself on opening the folder",
-		exec: func(c *execCtx, s *Segment) string {
-			body := s.Stdin + " " + strings.Join(s.Args, " ")
-			if s.PipeIn != nil {
-				body += " " + s.PipeIn.Stdin + " " + strings.Join(s.PipeIn.Args, " ")
-			}
-			if !mcpReFolderOpenTask.MatchString(body) {
-				return ""
-			}
-			for _, t := range writeTargets(c, s) {
-				if _, ok := mcpEditorStartupFile(orStr(t.abs, t.arg)); ok {
-					return "the task runs unattended every time the folder is opened (docs/policy.md: editor startup files)"
+// certainConds is read-only once built.
+var certainConds = table[map[string]certainCond]{build: func() map[string]certainCond {
+	return map[string]certainCond{
+		"fs.rm.outside": {
+			when: "it searches home or / for files to delete, or deletes another project, the user's documents or a backup",
+			exec: certainOutsideDeletion,
+		},
+		"pkg.insecure-config": {
+			when: "it turns TLS checks off for every future install of the user (not one project)",
+			exec: globalTLSOff,
+		},
+		"pkg.untrusted-source": {
+			when: "the code comes from a raw public IP address",
+			exec: untrustedFromRawIP,
+		},
+		"vcs.push.force": {
+			when: "it force-pushes every branch, or deletes every remote branch the repository lists",
+			exec: forcePushEverything,
+		},
+		"vcs.config-exec": {
+			when: "the program git is made to run fetches code, hides in a dot directory or runs in the background",
+			exec: gitConfigRunsHidden,
+		},
+		"fs.write.autorun": {
+			when: "an editor task runs by itself on opening the folder",
+			exec: func(c *execCtx, s *Segment) string {
+				body := s.Stdin + " " + strings.Join(s.Args, " ")
+				if s.PipeIn != nil {
+					body += " " + s.PipeIn.Stdin + " " + strings.Join(s.PipeIn.Args, " ")
 				}
-			}
-			return ""
-		},
-	},
-	"mcp.startup-content-write": {
-		when: "an editor task runs by itself on opening the folder",
-		mcp: func(c *mcpCtx) string {
-			for _, a := range c.args {
-				if a.str && mcpReFolderOpenTask.MatchString(a.val) {
-					return "the task runs unattended every time the folder is opened (docs/policy.md: editor startup files)"
+				if !mcpReFolderOpenTask.MatchString(body) {
+					return ""
 				}
-			}
-			return ""
-		},
-	},
-	"sys.resource-hog": {
-		when: "a stress test takes (nearly) all memory or runs without a time limit",
-		exec: stressUnbounded,
-	},
-	"interp.script-prod": {
-		when: "the code deletes every row of a table, or the stated reason only looks at what the command changes",
-		exec: func(c *execCtx, s *Segment) string {
-			if w := bulkDeleteCode(strings.Join(s.Args[1:], " ")); w != "" {
-				return "it deletes every row with " + w + " (docs/policy.md: bulk deleting production tables)"
-			}
-			if !changesByItsWords(s) {
+				for _, t := range writeTargets(c, s) {
+					if _, ok := mcpEditorStartupFile(orStr(t.abs, t.arg)); ok {
+						return "the task runs unattended every time the folder is opened (docs/policy.md: editor startup files)"
+					}
+				}
 				return ""
-			}
-			return reasonOnlyLooks(c.req.Justification)
+			},
 		},
-	},
-	"cloud.change": {
-		when: "the stated reason only looks (checks, verifies, formats) while the command changes production",
-		exec: func(c *execCtx, s *Segment) string {
-			if !changesByItsWords(s) {
+		"mcp.startup-content-write": {
+			when: "an editor task runs by itself on opening the folder",
+			mcp: func(c *mcpCtx) string {
+				for _, a := range c.args {
+					if a.str && mcpReFolderOpenTask.MatchString(a.val) {
+						return "the task runs unattended every time the folder is opened (docs/policy.md: editor startup files)"
+					}
+				}
 				return ""
-			}
-			return reasonOnlyLooks(c.req.Justification)
+			},
 		},
-	},
-	"mcp.payment": {
-		when: "the stated reason only looks (checks, verifies) while the call moves money",
-		mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) },
-	},
-	"mcp.production-change": {
-		when: "the stated reason only looks (checks, verifies) while the call changes production",
-		mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) },
-	},
-}
+		"sys.resource-hog": {
+			when: "a stress test takes (nearly) all memory or runs without a time limit",
+			exec: stressUnbounded,
+		},
+		"interp.script-prod": {
+			when: "the code deletes every row of a table, or the stated reason only looks at what the command changes",
+			exec: func(c *execCtx, s *Segment) string {
+				if w := bulkDeleteCode(strings.Join(s.Args[1:], " ")); w != "" {
+					return "it deletes every row with " + w + " (docs/policy.md: bulk deleting production tables)"
+				}
+				if !changesByItsWords(s) {
+					return ""
+				}
+				return reasonOnlyLooks(c.req.Justification)
+			},
+		},
+		"cloud.change": {
+			when: "the stated reason only looks (checks, verifies, formats) while the command changes production",
+			exec: func(c *execCtx, s *Segment) string {
+				if !changesByItsWords(s) {
+					return ""
+				}
+				return reasonOnlyLooks(c.req.Justification)
+			},
+		},
+		"mcp.payment": {
+			when: "the stated reason only looks (checks, verifies) while the call moves money",
+			mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) },
+		},
+		"mcp.production-change": {
+			when: "the stated reason only looks (checks, verifies) while the call changes production",
+			mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) },
+		},
+	}
+}}
 
 // withCertainConds wraps the checks of the rules certainConds names, once, when the rules
 // are built: a match that meets its condition is certain, and says why.
 func withCertainConds(rules []*Rule) {
 	for _, r := range rules {
-		cc, ok := certainConds[r.ID]
+		cc, ok := certainConds.get()[r.ID]
 		if !ok {
 			continue
 		}
@@ -245,11 +247,11 @@ func untrustedFromRawIP(c *execCtx, s *Segment) string {
 	args := s.Args[1:]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if indexFlags[a] {
+		if indexFlags.get()[a] {
 			i++ // an extra package index is asked about (docs/policy.md), wherever it is
 			continue
 		}
-		if k, _, ok := strings.Cut(a, "="); ok && indexFlags[k] || !strings.Contains(a, "://") {
+		if k, _, ok := strings.Cut(a, "="); ok && indexFlags.get()[k] || !strings.Contains(a, "://") {
 			continue
 		}
 		if j := strings.Index(a, " @ "); j >= 0 {
@@ -263,8 +265,10 @@ func untrustedFromRawIP(c *execCtx, s *Segment) string {
 }
 
 // indexFlags name a package index or a page of links rather than the package itself.
-var indexFlags = map[string]bool{"-i": true, "--index-url": true, "--extra-index-url": true, "-f": true, "--find-links": true,
-	"--trusted-host": true, "--index": true, "--default-index": true, "--registry": true, "--source": true, "--index-strategy": true}
+var indexFlags = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-i": true, "--index-url": true, "--extra-index-url": true, "-f": true, "--find-links": true,
+		"--trusted-host": true, "--index": true, "--default-index": true, "--registry": true, "--source": true, "--index-strategy": true}
+}}
 
 // forcePushEverything reports a force-push of every branch (which includes the shared
 // default branch: docs/policy.md denies force-pushing it), or a delete fed by xargs from the
@@ -292,7 +296,7 @@ func forcePushEverything(c *execCtx, s *Segment) string {
 			lists = true
 		case in.Name() == "grep" || in.Name() == "egrep" || in.Name() == "rg":
 			for _, a := range in.Args[1:] {
-				for b := range protectedBranches {
+				for b := range protectedBranches.get() {
 					if strings.Contains(a, b) {
 						keeps = true
 					}
@@ -336,7 +340,9 @@ func viaXargs(s *Segment) bool {
 // reHiddenProgram is a value of a git setting that runs a program in a way nobody sees: it
 // fetches code, runs something from a dot directory or a temporary directory, or starts it in
 // the background (nohup, setsid, a trailing &).
-var reHiddenProgram = regexp.MustCompile(`\b(?:curl|wget|nc|ncat)\b|https?://|(?:^|[\s'"=/])~?/?(?:[\w.-]+/)*\.[\w-]+/[\w.-]+|(?:^|[\s'"])/(?:tmp|var/tmp|dev/shm)/|\bnohup\b|\bsetsid\b|&\s*(?:[;'"]|less|more|$)|\bbase64\s+(?:-d|--decode)\b`)
+var reHiddenProgram = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:curl|wget|nc|ncat)\b|https?://|(?:^|[\s'"=/])~?/?(?:[\w.-]+/)*\.[\w-]+/[\w.-]+|(?:^|[\s'"])/(?:tmp|var/tmp|dev/shm)/|\bnohup\b|\bsetsid\b|&\s*(?:[;'"]|less|more|$)|\bbase64\s+(?:-d|--decode)\b`)
+}}
 
 // gitConfigRunsHidden reports a git setting that makes git run a program (core.pager,
 // core.editor, core.sshCommand, core.fsmonitor, an alias starting with !) whose value runs
@@ -356,7 +362,7 @@ func gitConfigRunsHidden(c *execCtx, s *Segment) string {
 			strings.HasPrefix(k, "core.fsmonitor") || strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") || strings.HasPrefix(k, "pager.")) {
 			continue
 		}
-		if m := reHiddenProgram.FindString(v); m != "" {
+		if m := reHiddenProgram.get().FindString(v); m != "" {
 			return "the program it runs fetches code, hides or runs in the background (" + strings.TrimSpace(m) + "), at every later git command (docs/policy.md: git config keys that run programs)"
 		}
 	}
@@ -383,35 +389,29 @@ func stressUnbounded(c *execCtx, s *Segment) string {
 // reBulkDelete is code that deletes every row of a table: an ActiveRecord model's delete_all
 // or destroy_all with no condition, Django's objects.all().delete(), Laravel's truncate, SQL
 // TRUNCATE or DROP TABLE.
-var reBulkDelete = regexp.MustCompile(`\b[A-Z][\w:]*(?:\.(?:all|unscoped))?\.(?:delete_all|destroy_all)\b|\.objects(?:\.all\(\))?\.delete\(\)|::(?:truncate|query\(\)->delete)\(\)|(?i:\btruncate\s+(?:table\s+)?\w|\bdrop\s+table\b|\bdrop_table\b)`)
+var reBulkDelete = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`\b[A-Z][\w:]*(?:\.(?:all|unscoped))?\.(?:delete_all|destroy_all)\b|\.objects(?:\.all\(\))?\.delete\(\)|::(?:truncate|query\(\)->delete)\(\)|(?i:\btruncate\s+(?:table\s+)?\w|\bdrop\s+table\b|\bdrop_table\b)`)
+}}
 
 // bulkDeleteCode returns the part of code that deletes a whole table, "" when none does.
 func bulkDeleteCode(code string) string {
-	return reBulkDelete.FindString(code)
+	return reBulkDelete.get().FindString(code)
 }
 
 // lookWords are the verbs of a reason that only looks; leadWords are what may come before a
 // reason's verb ("just checking", "I'm going to verify").
 var (
-	lookWords = wordSet("check checking checks verify verifying confirm confirming look looking inspect inspecting view viewing show showing list listing read reading format formatting lint linting tidy tidying review reviewing browse browsing print printing peek see seeing")
-	leadWords = wordSet("just only quickly simply first please i im i'm we we're am are is let me us going gonna to want wants need needs trying try the a an agent now ok okay so")
+	lookWords = &wordSet{words: "check checking checks verify verifying confirm confirming look looking inspect inspecting view viewing show showing list listing read reading format formatting lint linting tidy tidying review reviewing browse browsing print printing peek see seeing"}
+	leadWords = &wordSet{words: "just only quickly simply first please i im i'm we we're am are is let me us going gonna to want wants need needs trying try the a an agent now ok okay so"}
 	// changeArgs are the words of a command that certainly changes what it names.
-	changeArgs = wordSet("create apply delete destroy refund refunds payout payouts transfer transfers charge charges deploy cancel update scale rollout patch set put remove rm drop migrate release promote import terminate stop restart reboot replace")
+	changeArgs = &wordSet{words: "create apply delete destroy refund refunds payout payouts transfer transfers charge charges deploy cancel update scale rollout patch set put remove rm drop migrate release promote import terminate stop restart reboot replace"}
 )
-
-func wordSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		out[w] = true
-	}
-	return out
-}
 
 // changesByItsWords reports a command one of whose words is a verb that changes what it names
 // (stripe payouts create, terraform apply, kubectl delete).
 func changesByItsWords(s *Segment) bool {
 	for _, a := range s.Args[1:] {
-		if changeArgs[strings.ToLower(a)] {
+		if changeArgs.has(strings.ToLower(a)) {
 			return true
 		}
 	}
@@ -423,10 +423,10 @@ func changesByItsWords(s *Segment) bool {
 // the justification and the command for the deny side; no reason at all is not a mismatch.
 func reasonOnlyLooks(reason string) string {
 	for _, w := range strings.FieldsFunc(strings.ToLower(reason), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '\'') }) {
-		if leadWords[w] {
+		if leadWords.has(w) {
 			continue
 		}
-		if !lookWords[w] {
+		if !lookWords.has(w) {
 			return ""
 		}
 		return "the stated reason (" + capText(strings.TrimSpace(reason)) + ") only looks, while the action changes something (docs/policy.md: a mismatch between the justification and the command)"

@@ -14,9 +14,11 @@ import (
 // of a compose network (db, postgres) stays the project's development database.
 
 // dbURLSchemes are the URL schemes of database connection strings.
-var dbURLSchemes = map[string]bool{"postgres": true, "postgresql": true, "mysql": true, "mariadb": true, "mongodb": true,
-	"mongodb+srv": true, "sqlserver": true, "mssql": true, "redis": true, "rediss": true, "cockroachdb": true, "clickhouse": true,
-	"oracle": true, "snowflake": true, "tidb": true}
+var dbURLSchemes = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"postgres": true, "postgresql": true, "mysql": true, "mariadb": true, "mongodb": true,
+		"mongodb+srv": true, "sqlserver": true, "mssql": true, "redis": true, "rediss": true, "cockroachdb": true, "clickhouse": true,
+		"oracle": true, "snowflake": true, "tidb": true}
+}}
 
 // remoteDBHost returns the host of a database URL (jdbc: prefix allowed) or a key=value DSN
 // (host=… in libpq's format) when it is not on this machine, "" otherwise.
@@ -24,7 +26,7 @@ func remoteDBHost(v string) string {
 	v = strings.Trim(strings.TrimSpace(v), `"'`)
 	v = strings.TrimPrefix(v, "jdbc:")
 	host := ""
-	if i := strings.Index(v, "://"); i > 0 && dbURLSchemes[strings.ToLower(v[:i])] {
+	if i := strings.Index(v, "://"); i > 0 && dbURLSchemes.get()[strings.ToLower(v[:i])] {
 		u, err := url.Parse(v)
 		if err != nil {
 			return ""

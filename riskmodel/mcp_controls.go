@@ -21,33 +21,35 @@ import (
 // branch, and the value that switches each off: "false" for a requirement, "true" for a
 // permission that bypasses the gate, "0" for a count of required approvals, "null" for a
 // whole requirement removed (GitHub's update_branch_protection takes null to remove one).
-var mcpMergeGateOff = map[string]string{
-	// GitLab project and protected-branch settings.
-	"onlyallowmergeifpipelinesucceeds":          "false",
-	"onlyallowmergeifalldiscussionsareresolved": "false",
-	"approvalsbeforemerge":                      "0",
-	"resetapprovalsonpush":                      "false",
-	"mergerequestsauthorapproval":               "true",
-	"mergerequestsdisablecommittersapproval":    "false",
-	"disableoverridingapproverspermergerequest": "false",
-	"codeownerapprovalrequired":                 "false",
-	"allowforcepush":                            "true",
-	// GitHub branch protection and rulesets.
-	"requiredapprovingreviewcount": "0",
-	"requirecodeownerreviews":      "false",
-	"dismissstalereviews":          "false",
-	"requirelastpushapproval":      "false",
-	"enforceadmins":                "false",
-	"requiredstatuschecks":         "null",
-	"requiredpullrequestreviews":   "null",
-	"requiredsignatures":           "false",
-	"allowforcepushes":             "true",
-	"allowdeletions":               "true",
-	// Bitbucket and Gitea spellings.
-	"requiredapprovals":        "0",
-	"enablestatuscheck":        "false",
-	"enableapprovalswhitelist": "false",
-}
+var mcpMergeGateOff = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		// GitLab project and protected-branch settings.
+		"onlyallowmergeifpipelinesucceeds":          "false",
+		"onlyallowmergeifalldiscussionsareresolved": "false",
+		"approvalsbeforemerge":                      "0",
+		"resetapprovalsonpush":                      "false",
+		"mergerequestsauthorapproval":               "true",
+		"mergerequestsdisablecommittersapproval":    "false",
+		"disableoverridingapproverspermergerequest": "false",
+		"codeownerapprovalrequired":                 "false",
+		"allowforcepush":                            "true",
+		// GitHub branch protection and rulesets.
+		"requiredapprovingreviewcount": "0",
+		"requirecodeownerreviews":      "false",
+		"dismissstalereviews":          "false",
+		"requirelastpushapproval":      "false",
+		"enforceadmins":                "false",
+		"requiredstatuschecks":         "null",
+		"requiredpullrequestreviews":   "null",
+		"requiredsignatures":           "false",
+		"allowforcepushes":             "true",
+		"allowdeletions":               "true",
+		// Bitbucket and Gitea spellings.
+		"requiredapprovals":        "0",
+		"enablestatuscheck":        "false",
+		"enableapprovalswhitelist": "false",
+	}
+}}
 
 // mergeGateOff returns the setting a forge call switches off, "" if none.
 func (c *mcpCtx) mergeGateOff() string {
@@ -55,7 +57,7 @@ func (c *mcpCtx) mergeGateOff() string {
 		return ""
 	}
 	for _, a := range c.args {
-		off, ok := mcpMergeGateOff[a.nkey]
+		off, ok := mcpMergeGateOff.get()[a.nkey]
 		if !ok || a.depth > 3 {
 			continue
 		}
@@ -71,10 +73,10 @@ func (c *mcpCtx) mergeGateOff() string {
 // Monitoring muted wholesale.
 
 var (
-	mcpMuteWords    = mcpWordSet(`mute muted silence silenced snooze snoozed disable disabled pause paused suppress`)
-	mcpMonitorWords = mcpWordSet(`monitor monitors alert alerts alerting alarm alarms alertrule alertrules detector detectors`)
-	mcpMonitorIDs   = mcpWordSet(`id ids monitorid monitorids alertid alertids ruleid ruleids detectorid alarmname alarmnames name`)
-	mcpScopeKeys    = mcpWordSet(`scope scopes filter query tags tag selector env environment`)
+	mcpMuteWords    = wordSet{words: `mute muted silence silenced snooze snoozed disable disabled pause paused suppress`}
+	mcpMonitorWords = wordSet{words: `monitor monitors alert alerts alerting alarm alarms alertrule alertrules detector detectors`}
+	mcpMonitorIDs   = wordSet{words: `id ids monitorid monitorids alertid alertids ruleid ruleids detectorid alarmname alarmnames name`}
+	mcpScopeKeys    = wordSet{words: `scope scopes filter query tags tag selector env environment`}
 )
 
 // alertsMutedWholesale describes a call that mutes every monitor or alert, or every one of an
@@ -88,20 +90,20 @@ func (c *mcpCtx) alertsMutedWholesale() string {
 	if c.verb != "" {
 		words = append(words, mcpSplitWords(c.verb)...)
 	}
-	if !mcpAnyWord(words, mcpMuteWords) || !mcpAnyWord(words, mcpMonitorWords) {
+	if !mcpAnyWord(words, mcpMuteWords.get()) || !mcpAnyWord(words, mcpMonitorWords.get()) {
 		return ""
 	}
 	if mcpAnyWord(words, mcpWordSet(`all every`)) {
 		return "every monitor"
 	}
 	for _, a := range c.args {
-		if a.depth <= 2 && mcpMonitorIDs[a.nkey] && strings.TrimSpace(a.val) != "" && a.val != "*" && a.val != "null" {
+		if a.depth <= 2 && mcpMonitorIDs.get()[a.nkey] && strings.TrimSpace(a.val) != "" && a.val != "*" && a.val != "null" {
 			return "" // one named monitor (its scope narrows that monitor's mute): asked as a production change
 		}
 	}
 	scoped := false
 	for _, a := range c.args {
-		if a.depth > 2 || !mcpScopeKeys[a.nkey] || !a.str {
+		if a.depth > 2 || !mcpScopeKeys.get()[a.nkey] || !a.str {
 			continue
 		}
 		scoped = true
@@ -128,23 +130,23 @@ func isProductionScope(v string) bool { return reProdScope().MatchString(v) }
 // Files shared with anyone.
 
 var (
-	mcpShareWords      = mcpWordSet(`share sharing permission permissions visibility access publish link`)
-	mcpPublicValues    = mcpWordSet(`anyone anyonewithlink anyone_with_link public everyone world internet publiconweb domain_and_public`)
-	mcpShareAudienceKe = mcpWordSet(`type granteetype audience visibility access linksharing sharing scope role who accesslevel generalaccess`)
-	mcpShareNameKeys   = mcpWordSet(`filename name title file filepath path documentname docname sheetname item itemname objectname`)
+	mcpShareWords      = wordSet{words: `share sharing permission permissions visibility access publish link`}
+	mcpPublicValues    = wordSet{words: `anyone anyonewithlink anyone_with_link public everyone world internet publiconweb domain_and_public`}
+	mcpShareAudienceKe = wordSet{words: `type granteetype audience visibility access linksharing sharing scope role who accesslevel generalaccess`}
+	mcpShareNameKeys   = wordSet{words: `filename name title file filepath path documentname docname sheetname item itemname objectname`}
 )
 
 // publicShare returns whom a sharing call opens a file to ("anyone with the link") and the
 // kind of data its name says it holds ("" when the name says nothing).
 func (c *mcpCtx) publicShare() (audience, what, name string) {
-	if c.act < mcpActWrite || !mcpAnyWord(append(append([]string{}, c.toolWords...), c.actWords...), mcpShareWords) {
+	if c.act < mcpActWrite || !mcpAnyWord(append(append([]string{}, c.toolWords...), c.actWords...), mcpShareWords.get()) {
 		return "", "", ""
 	}
 	for _, a := range c.args {
-		if !a.str || a.depth > 3 || !mcpShareAudienceKe[a.nkey] {
+		if !a.str || a.depth > 3 || !mcpShareAudienceKe.get()[a.nkey] {
 			continue
 		}
-		if v := mcpNormKey(a.val); mcpPublicValues[v] || mcpPublicValues[strings.ToLower(strings.TrimSpace(a.val))] {
+		if v := mcpNormKey(a.val); mcpPublicValues.get()[v] || mcpPublicValues.get()[strings.ToLower(strings.TrimSpace(a.val))] {
 			audience = a.val
 			break
 		}
@@ -153,7 +155,7 @@ func (c *mcpCtx) publicShare() (audience, what, name string) {
 		return "", "", ""
 	}
 	for _, a := range c.args {
-		if !a.str || len(a.val) > 512 || !mcpShareNameKeys[a.nkey] {
+		if !a.str || len(a.val) > 512 || !mcpShareNameKeys.get()[a.nkey] {
 			continue
 		}
 		base := strings.ToLower(path.Base(strings.TrimSpace(a.val)))
@@ -180,7 +182,7 @@ func (c *mcpCtx) textURLSecret() (raw, what string, sure bool) {
 		return "", "", false
 	}
 	for _, a := range c.args {
-		if !a.str || mcpUrlKeys[a.nkey] || !strings.Contains(a.val, "://") {
+		if !a.str || mcpUrlKeys.has(a.nkey) || !strings.Contains(a.val, "://") {
 			continue
 		}
 		for _, m := range reTextURL().FindAllString(mcpClip(a.val, 64<<10), 32) {

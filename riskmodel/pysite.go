@@ -11,12 +11,12 @@ import (
 // is installed — so a path built on it ("$(python3 -m site --user-site)/x.pth") is a file in
 // site-packages, where a .pth line starting with import runs at every Python start.
 
-var rePythonName = regexp.MustCompile(`^python(?:[23](?:\.\d+)?)?$`)
+var rePythonName = table[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^python(?:[23](?:\.\d+)?)?$`) }}
 
 // pythonSiteDir computes what a `python -m site --user-site|--user-base` segment prints.
 func pythonSiteDir(s *Segment, sc *Scope) (string, bool) {
 	args := s.Args
-	if len(args) != 4 || !rePythonName.MatchString(s.Name()) || args[1] != "-m" || args[2] != "site" || sc.Home == "" {
+	if len(args) != 4 || !rePythonName.get().MatchString(s.Name()) || args[1] != "-m" || args[2] != "site" || sc.Home == "" {
 		return "", false
 	}
 	switch args[3] {

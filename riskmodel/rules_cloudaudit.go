@@ -12,26 +12,30 @@ import "strings"
 
 // gcloudControlOff are gcloud command paths (the words after gcloud, without a release
 // track) that switch off an audit or detection control.
-var gcloudControlOff = map[string]string{
-	"logging sinks delete":                     "deletes a log sink, so the audit log stops reaching its destination",
-	"logging buckets delete":                   "deletes a log bucket and the audit logs kept in it",
-	"logging buckets update":                   "",
-	"logging settings update":                  "",
-	"logging sinks update":                     "",
-	"scc notifications delete":                 "deletes a Security Command Center notification",
-	"scc settings services disable":            "disables a Security Command Center detection service",
-	"access-context-manager perimeters delete": "deletes a VPC Service Controls perimeter",
-}
+var gcloudControlOff = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"logging sinks delete":                     "deletes a log sink, so the audit log stops reaching its destination",
+		"logging buckets delete":                   "deletes a log bucket and the audit logs kept in it",
+		"logging buckets update":                   "",
+		"logging settings update":                  "",
+		"logging sinks update":                     "",
+		"scc notifications delete":                 "deletes a Security Command Center notification",
+		"scc settings services disable":            "disables a Security Command Center detection service",
+		"access-context-manager perimeters delete": "deletes a VPC Service Controls perimeter",
+	}
+}}
 
 // azControlOff are az command paths that switch off an audit or detection control.
-var azControlOff = map[string]string{
-	"monitor diagnostic-settings delete":              "deletes a diagnostic setting, so the resource's audit logs stop being collected",
-	"monitor log-profiles delete":                     "deletes the subscription's activity log profile",
-	"monitor diagnostic-settings subscription delete": "deletes the subscription's activity log export",
-	"security auto-provisioning-setting update":       "",
-	"sql server audit-policy update":                  "",
-	"storage logging off":                             "switches storage analytics logging off",
-}
+var azControlOff = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"monitor diagnostic-settings delete":              "deletes a diagnostic setting, so the resource's audit logs stop being collected",
+		"monitor log-profiles delete":                     "deletes the subscription's activity log profile",
+		"monitor diagnostic-settings subscription delete": "deletes the subscription's activity log export",
+		"security auto-provisioning-setting update":       "",
+		"sql server audit-policy update":                  "",
+		"storage logging off":                             "switches storage analytics logging off",
+	}
+}}
 
 // gcpAzureCertainHarm says what a gcloud or az segment certainly does that the policy denies
 // (an audit or detection control switched off), or "".
@@ -40,9 +44,9 @@ func gcpAzureCertainHarm(s *Segment) string {
 	var skip map[string]bool
 	switch s.Name() {
 	case "gcloud":
-		table, skip = gcloudControlOff, map[string]bool{"alpha": true, "beta": true}
+		table, skip = gcloudControlOff.get(), map[string]bool{"alpha": true, "beta": true}
 	case "az":
-		table = azControlOff
+		table = azControlOff.get()
 	default:
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -103,16 +104,86 @@ type Commands struct {
 	byName map[string][]*Command
 	// byPkg holds the entries by the package names runners fetch them by (Packages).
 	byPkg map[string]*Command
+
+	// index, when set, is a catalogue read name by name (indexCommands): Lookup decodes the
+	// entries of the name it is asked about, and All the whole file.
+	index *commandIndex
 }
 
-// DefaultCommands is the embedded command catalogue, parsed and validated once.
-var DefaultCommands = sync.OnceValue(func() *Commands {
-	c, err := loadCommands(commandsTOML)
-	if err != nil {
-		panic("catalog: " + err.Error())
+// DefaultCommands is the embedded command catalogue. A review looks up a few names in it
+// (every shell command's name, for the tunnel and remote rules), and decoding all of
+// commands.toml through go-toml's reflection cost a hook process ~270 KB and a few hundred
+// microseconds before its first answer, so the catalogue is indexed by name and a name's
+// entries decoded, and validated together by the same loader, when a lookup asks for it.
+// TestDefaultCommandsIndexed checks the index answers as the whole file decoded does.
+var DefaultCommands = sync.OnceValue(func() *Commands { return &Commands{index: indexCommands(commandsTOML)} })
+
+// commandIndex locates the entries of a command catalogue by name without decoding them.
+type commandIndex struct {
+	data    []byte
+	entries map[string][][2]int // name → its [[command]] tables, as offsets in data
+	decoded sync.Map            // name → []*Command, names decoded so far
+	all     func() *Commands    // the whole catalogue, decoded once
+}
+
+// indexCommands indexes data, a catalogue whose entries are [[command]] tables each with a
+// line name = "…". The tables are found by their header lines and the names by their key
+// lines; a name's entries are decoded from their own lines, by the loader of the whole file.
+func indexCommands(data []byte) *commandIndex {
+	x := &commandIndex{data: data, entries: make(map[string][][2]int, bytes.Count(data, []byte("\n[[command]]\n")))}
+	x.all = sync.OnceValue(func() *Commands {
+		c, err := loadCommands(data)
+		if err != nil {
+			panic("catalog: " + err.Error())
+		}
+		return c
+	})
+	start, name := -1, ""
+	end := func(at int) {
+		if start >= 0 && name != "" {
+			x.entries[name] = append(x.entries[name], [2]int{start, at})
+		}
 	}
-	return c
-})
+	for off := 0; off < len(data); {
+		line := data[off:]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		switch {
+		case bytes.Equal(bytes.TrimSpace(line), []byte("[[command]]")):
+			end(off)
+			start, name = off, ""
+		case start >= 0 && name == "" && bytes.HasPrefix(line, []byte(`name = "`)):
+			if n, err := strconv.Unquote(string(bytes.TrimSpace(line[len("name = "):]))); err == nil {
+				name = n
+			}
+		}
+		off += len(line)
+	}
+	end(len(data))
+	return x
+}
+
+// lookup returns the entries named name, decoding them on first use.
+func (x *commandIndex) lookup(name string) []*Command {
+	if es, ok := x.decoded.Load(name); ok {
+		return es.([]*Command)
+	}
+	spans, ok := x.entries[name]
+	if !ok {
+		return nil
+	}
+	var doc []byte
+	for _, sp := range spans {
+		doc = append(doc, x.data[sp[0]:sp[1]]...)
+	}
+	c, err := loadCommands(doc)
+	if err != nil || len(c.byName[name]) != len(spans) {
+		panic(fmt.Sprintf("catalog: commands.toml: entries of %q: %v", name, err))
+	}
+	es, _ := x.decoded.LoadOrStore(name, c.byName[name])
+	return es.([]*Command)
+}
 
 func loadCommands(data []byte) (*Commands, error) {
 	var c Commands
@@ -163,7 +234,11 @@ func loadCommands(data []byte) (*Commands, error) {
 // Lookup returns the entry for the command name whose leading arguments (args, after the
 // name) it covers.
 func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
-	for _, e := range c.byName[name] {
+	es := c.byName[name]
+	if c.index != nil {
+		es = c.index.lookup(name)
+	}
+	for _, e := range es {
 		if e.covers(args) {
 			return e, true
 		}
@@ -174,6 +249,11 @@ func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
 // LookupPackage is Lookup for the name a package runner fetches a command by (an entry's
 // Packages, or its name).
 func (c *Commands) LookupPackage(pkg string, args []string) (*Command, bool) {
+	if c.index != nil {
+		// Packages are not indexed by name: a runner's package (rare beside everyday
+		// commands) costs the whole catalogue's decode, once.
+		c = c.index.all()
+	}
 	if e := c.byPkg[pkg]; e != nil {
 		if e.covers(args) {
 			return e, true
@@ -309,4 +389,9 @@ func argMatches(a, x string) bool {
 }
 
 // All lists the catalogue, for listing.
-func (c *Commands) All() []Command { return append([]Command(nil), c.Command...) }
+func (c *Commands) All() []Command {
+	if c.index != nil {
+		c = c.index.all()
+	}
+	return append([]Command(nil), c.Command...)
+}
