@@ -252,6 +252,9 @@ func sends(s *Segment) (dest string, ok bool) {
 	if dest, ok := gitPushSink(s); ok {
 		return dest, true
 	}
+	if dest, ok := streamSink(s); ok {
+		return dest, true
+	}
 	if fetchers.get()[s.Name()] || s.Name() == "http" {
 		for _, u := range urls(s) {
 			if u.RawQuery != "" || u.User != nil || u.Path != "" {
@@ -962,6 +965,8 @@ func sendsFileData(s *Segment) bool {
 	switch s.Name() {
 	case "scp", "rsync", "sftp":
 		return true
+	case "ffmpeg", "avconv":
+		return streamInputsFiles(s)
 	case "wget":
 		_, ok := s.argPrefix("--post-file", "--body-file")
 		return ok
