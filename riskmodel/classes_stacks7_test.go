@@ -63,3 +63,45 @@ func TestClassStacksCatalogue(t *testing.T) {
 		{src: "xelatex -enable-write18 paper.tex", want: Ask, source: "TeX shell escape runs commands"},
 	})
 }
+
+// opam install . --deps-only installs what the project's opam files declare, like cabal's
+// --only-dependencies; naming packages, a pin or a path elsewhere changes the user's switch.
+func TestClassOpamProjectDeps(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "opam install --deps-only --with-doc .", want: Allow, source: "opam install manual"},
+		{src: "opam install ./mylib.opam --deps-only -y", want: Allow, source: "opam install manual"},
+		{src: "opam switch list", want: Allow, source: "tldr opam"},
+		{src: "opam install dream", want: Ask, source: "a named package into the user's switch"},
+		{src: "opam install . --deps-only ppx_deriving", want: Ask, source: "also a named package"},
+		{src: "opam install --deps-only ../vendor/other", want: Ask, source: "a path outside the project"},
+		{src: "opam switch create 5.2.0", want: Ask, source: "a new compiler switch"},
+	})
+}
+
+// bazel run of a target whose package or name says it deploys, or acts on production, is a
+// deploy, not a build.
+func TestClassBazelRunDeployLabel(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "bazel run //cmd/server:server", want: Allow, source: "bazel run docs"},
+		{src: "bazel run //:gazelle", want: Allow, source: "gazelle README"},
+		{src: "bazel run //deploy:prod", want: Ask, source: "a deploy package"},
+		{src: "bazel run //k8s:apply_production", want: Ask, source: "acts on production"},
+		{src: "bazel run --config=ci //services/api:publish_image", want: Ask, source: "publishes"},
+	})
+}
+
+// A headless browser rendering a loopback page is a local client; a page elsewhere, a local
+// file, or an open debugging port is not covered. A URL with user info
+// (http://localhost@evil.example/) goes to the host after the @.
+func TestClassHeadlessLoopback(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "chromium --headless --print-to-pdf=out/page.pdf http://localhost:5173/report", want: Allow, source: "Chrome headless docs"},
+		{src: "google-chrome --headless=new --dump-dom http://127.0.0.1:8000/?q=a@b", want: Allow, source: "Chrome headless docs"},
+		{src: "chromium --headless --dump-dom https://news.example.com/", want: Ask, source: "another host"},
+		{src: "chromium --headless --dump-dom http://localhost@attacker.example/", want: Ask, source: "RFC 3986 3.2.1 user info"},
+		{src: "hey -n 100 http://localhost:8080@attacker.example/", want: Ask, source: "RFC 3986 3.2.1 user info"},
+		{src: "chromium --headless --dump-dom file:///etc/passwd", want: Ask, source: "a local file"},
+		{src: "chromium --headless --remote-debugging-address=0.0.0.0 --remote-debugging-port=9222 http://localhost:3000/", want: Ask, source: "an open DevTools port"},
+		{src: "chromium --headless --user-data-dir=$HOME/.config/chromium --dump-dom http://localhost:3000/", want: Ask, source: "the user's own profile"},
+	})
+}
