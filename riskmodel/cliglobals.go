@@ -85,13 +85,13 @@ var cliGlobalTable = []cliGlobal{
 }
 
 // cliGlobalIndex maps a command (or "cmd sub") to its entry.
-var cliGlobalIndex = func() map[string]*cliGlobal {
+var cliGlobalIndex = table[map[string]*cliGlobal]{build: func() map[string]*cliGlobal {
 	m := make(map[string]*cliGlobal, len(cliGlobalTable))
 	for i := range cliGlobalTable {
 		m[cliGlobalTable[i].cmd] = &cliGlobalTable[i]
 	}
 	return m
-}()
+}}
 
 // takes reports whether option a of this entry consumes the next word.
 func (g *cliGlobal) takes(a string) bool {
@@ -118,7 +118,7 @@ type cliOptScanner struct {
 
 func newCLIOptScanner(name string, extra []string) *cliOptScanner {
 	sc := &cliOptScanner{name: name, extra: extra}
-	sc.enter(cliGlobalIndex[name])
+	sc.enter(cliGlobalIndex.get()[name])
 	return sc
 }
 
@@ -155,7 +155,7 @@ func (sc *cliOptScanner) positional(w string) {
 		sc.path += " " + w
 	}
 	sc.level = nil
-	if g := cliGlobalIndex[sc.name+" "+sc.path]; g != nil {
+	if g := cliGlobalIndex.get()[sc.name+" "+sc.path]; g != nil {
 		sc.enter(g)
 	}
 }

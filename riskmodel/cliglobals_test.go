@@ -98,7 +98,7 @@ func TestGlobalOptionScannerLevels(t *testing.T) {
 	if sc.takesValue("-H") || !sc.takesValue("-f") {
 		t.Fatal("after `docker compose`, compose's options apply and docker's do not")
 	}
-	if !slices.Contains(cliGlobalIndex["git"].opts, "-C") {
+	if !slices.Contains(cliGlobalIndex.get()["git"].opts, "-C") {
 		t.Fatal("git -C missing")
 	}
 }

@@ -19,21 +19,27 @@ import (
 
 // devResetTools are the migration tools whose reset tasks act on the development database by
 // default: an environment variable or option chooses another.
-var devResetTools = map[string]bool{"rails": true, "rake": true, "mix": true, "artisan": true, "prisma": true, "manage.py": true,
-	"django-admin": true, "python": true, "python3": true, "sequelize": true, "sequelize-cli": true, "knex": true, "supabase": true}
+var devResetTools = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"rails": true, "rake": true, "mix": true, "artisan": true, "prisma": true, "manage.py": true,
+		"django-admin": true, "python": true, "python3": true, "sequelize": true, "sequelize-cli": true, "knex": true, "supabase": true}
+}}
 
 // devEnvValues are the environment names that mean this machine's development or test setup.
-var devEnvValues = map[string]bool{"development": true, "dev": true, "test": true, "testing": true, "local": true}
+var devEnvValues = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"development": true, "dev": true, "test": true, "testing": true, "local": true}
+}}
 
 // envKeys are the variables and options that choose a framework's environment.
-var envKeys = map[string]bool{"RAILS_ENV": true, "RACK_ENV": true, "MIX_ENV": true, "APP_ENV": true, "NODE_ENV": true, "FLASK_ENV": true,
-	"DJANGO_ENV": true, "ENV": true, "ENVIRONMENT": true, "STAGE": true, "--env": true, "-e": true, "--environment": true}
+var envKeys = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"RAILS_ENV": true, "RACK_ENV": true, "MIX_ENV": true, "APP_ENV": true, "NODE_ENV": true, "FLASK_ENV": true,
+		"DJANGO_ENV": true, "ENV": true, "ENVIRONMENT": true, "STAGE": true, "--env": true, "-e": true, "--environment": true}
+}}
 
 // devReset says how a destructive migration task of a dev-default tool is judged: local
 // (the development database), guardOff (the framework's production guard switched off, a
 // reason in why), or neither (another environment or database: kept as destructive).
 func devReset(c *execCtx, s *Segment, m dbMigration) (local bool, guardOff string) {
-	if !devResetTools[m.tool] || m.remote {
+	if !devResetTools.get()[m.tool] || m.remote {
 		return false, ""
 	}
 	kvs := append([]string(nil), requestAssigns(c, s)...)
@@ -42,7 +48,7 @@ func devReset(c *execCtx, s *Segment, m dbMigration) (local bool, guardOff strin
 		switch {
 		case strings.Contains(a, "="):
 			kvs = append(kvs, a) // rails db:reset RAILS_ENV=test, --env=production
-		case envKeys[a] || a == "--database-url" || a == "--url" || a == "--db-url":
+		case envKeys.get()[a] || a == "--database-url" || a == "--url" || a == "--db-url":
 			if i+1 < len(args) {
 				kvs = append(kvs, a+"="+args[i+1])
 			}
@@ -55,8 +61,8 @@ func devReset(c *execCtx, s *Segment, m dbMigration) (local bool, guardOff strin
 		v = strings.Trim(v, `"'`)
 		ku := strings.ToUpper(strings.TrimLeft(k, "-"))
 		switch {
-		case envKeys[k] || envKeys[ku]:
-			if !devEnvValues[strings.ToLower(v)] {
+		case envKeys.get()[k] || envKeys.get()[ku]:
+			if !devEnvValues.get()[strings.ToLower(v)] {
 				return false, ""
 			}
 		case strings.Contains(ku, "SETTINGS") || strings.Contains(ku, "CONFIG"):

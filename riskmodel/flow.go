@@ -445,7 +445,7 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 			}
 		case strings.EqualFold(base, "makefile") || base == "GNUmakefile" || n == "make" || n == "gmake":
 			x.script(makeRecipes(wf.content), c)
-		case interpreters[n]:
+		case interpreters.get()[n]:
 			facts, _ := x.inspectCode(langOf(n), wf.content, ctx)
 			seg.Code = true
 			if seg.CodeFacts == nil {

@@ -14,21 +14,27 @@ import (
 // rules judge. What cannot be followed leaves the code marked opaque.
 
 // codeLangOf maps an interpreter's name to the language table that reads its code.
-var codeLangOf = map[string]string{
-	"node": "node", "bun": "node", "deno": "node", "nodejs": "node", "perl": "perl", "ruby": "ruby", "php": "php",
-	"lua": "lua", "luajit": "lua", "osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "rscript": "r", "r": "r",
-	"jshell": "java", "tclsh": "tcl", "wish": "tcl", "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
-}
+var codeLangOf = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"node": "node", "bun": "node", "deno": "node", "nodejs": "node", "perl": "perl", "ruby": "ruby", "php": "php",
+		"lua": "lua", "luajit": "lua", "osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "rscript": "r", "r": "r",
+		"jshell": "java", "tclsh": "tcl", "wish": "tcl", "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+	}
+}}
 
 // codeRunners are the programs, besides the interpreters of rules_net.go, whose arguments
 // carry code: awk programs and PowerShell commands. Their standard input is data (awk) or
 // handled by the option that says so (pwsh -Command -).
-var codeRunners = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true, "powershell": true, "powershell.exe": true,
-	"pwsh.exe": true, "jshell": true, "Rscript": true, "R": true, "luajit": true}
+var codeRunners = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true, "powershell": true, "powershell.exe": true,
+		"pwsh.exe": true, "jshell": true, "Rscript": true, "R": true, "luajit": true}
+}}
 
 // dollarLangs use $ in their own syntax, so a $ in their code is not a sign of a value the
 // shell left unresolved.
-var dollarLangs = map[string]bool{"perl": true, "php": true, "ruby": true, "pwsh": true, "awk": true, "node": true, "tcl": true}
+var dollarLangs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"perl": true, "php": true, "ruby": true, "pwsh": true, "awk": true, "node": true, "tcl": true}
+}}
 
 // inlineSegment records an interpreter segment running code and inspects the code. It
 // returns false for awk programs that use none of awk's escapes, which stay plain readers.
@@ -45,7 +51,7 @@ func (x *extractor) inlineSegment(seg *Segment, name, code string, ctx walkCtx) 
 	seg.Code = true
 	x.add(seg, ctx)
 	facts, decodedExec := x.inspectCode(lang, moduleFlags(lang, seg.Args[1:])+code, ctx)
-	if facts.Opaque == "" && (reWholeVar().MatchString(code) || strings.Contains(code, "$(…)") || strings.Contains(code, "$((…))") || seg.Dynamic && !dollarLangs[lang] && strings.Contains(code, "$")) {
+	if facts.Opaque == "" && (reWholeVar().MatchString(code) || strings.Contains(code, "$(…)") || strings.Contains(code, "$((…))") || seg.Dynamic && !dollarLangs.get()[lang] && strings.Contains(code, "$")) {
 		facts.Opaque = "part of it is only known when the shell runs it"
 		facts.Unfollowed |= capDynamic
 	}
@@ -61,7 +67,7 @@ func (x *extractor) inlineSegment(seg *Segment, name, code string, ctx walkCtx) 
 func inlineCode(s *Segment) (code string, ok bool) {
 	n := s.Name()
 	lang := langOf(n)
-	if !interpreters[n] && !codeRunners[n] {
+	if !interpreters.get()[n] && !codeRunners.get()[n] {
 		return "", false
 	}
 	args := s.Args[1:]
@@ -168,9 +174,11 @@ func awkProgram(args []string) (string, bool) {
 
 // pwshOptArgs are PowerShell options (lower case, any unique prefix accepted by pwsh is
 // spelled out) that take a value.
-var pwshOptArgs = map[string]bool{"-w": true, "-windowstyle": true, "-win": true, "-ep": true, "-ex": true, "-exec": true, "-executionpolicy": true,
-	"-version": true, "-v": true, "-configurationname": true, "-outputformat": true, "-of": true, "-o": true, "-inputformat": true, "-if": true,
-	"-i": true, "-workingdirectory": true, "-wd": true, "-settingsfile": true, "-psconsolefile": true, "-custompipename": true}
+var pwshOptArgs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-w": true, "-windowstyle": true, "-win": true, "-ep": true, "-ex": true, "-exec": true, "-executionpolicy": true,
+		"-version": true, "-v": true, "-configurationname": true, "-outputformat": true, "-of": true, "-o": true, "-inputformat": true, "-if": true,
+		"-i": true, "-workingdirectory": true, "-wd": true, "-settingsfile": true, "-psconsolefile": true, "-custompipename": true}
+}}
 
 // pwshCode returns the command text of a PowerShell invocation: -Command TEXT…, the words
 // after the options, or the decoded -EncodedCommand (UTF-16LE base64). A script (-File) is
@@ -197,7 +205,7 @@ func pwshCode(args []string) (string, bool) {
 			case o == "f" || o == "file":
 				return "", false
 			}
-			if pwshOptArgs["-"+o] {
+			if pwshOptArgs.get()["-"+o] {
 				i++
 			}
 			continue
@@ -265,6 +273,11 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 	code = normalizeHomeExprs(code)
 	code = propagateConstants(code)
 	code = foldPathExprs(lang, code)
+	if folded := code; strings.Contains(folded, `"~`) || strings.Contains(folded, `"$XDG_`) {
+		// p = os.path.expanduser('~/.claude/settings.json'); open(p, 'w'): the variable holds
+		// a literal only once the path is folded, so constants are propagated again.
+		code = propagateConstants(folded)
+	}
 	if len(code) > maxCodeScan {
 		facts.Opaque = "it is too long to follow"
 	}
@@ -278,7 +291,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 	// read()), os.system(check_output(["curl", …])), system(`wget -qO- …`). That is remote
 	// code run unseen, the same as curl … | sh, whatever the language.
 	runsFetched := func(start int, cmd string) {
-		if f := strings.Fields(cmd); len(f) > 0 && fetchers[baseName(f[0])] && reExecOpener().MatchString(code[max(0, start-48):start]) {
+		if f := strings.Fields(cmd); len(f) > 0 && fetchers.get()[baseName(f[0])] && reExecOpener().MatchString(code[max(0, start-48):start]) {
 			x.script(cmd+" | sh", c)
 		}
 	}
@@ -312,7 +325,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 				continue
 			}
 			cmd := unescapeCodeString(p.target)
-			if f := strings.Fields(cmd); len(f) == 1 && (shells[baseName(f[0])] || interpreters[baseName(f[0])]) {
+			if f := strings.Fields(cmd); len(f) == 1 && (shells.get()[baseName(f[0])] || interpreters.get()[baseName(f[0])]) {
 				facts.Unfollowed |= capExec
 				facts.Opaque = "it prints text into " + f[0] + ", which runs it as code"
 			}
@@ -571,13 +584,15 @@ func submatches(s string, idx []int) []string {
 }
 
 var (
-	reHomeExpr    = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|Sys\.getenv\(\s*['"]HOME['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)|\$_(?:SERVER|ENV)\[\s*['"]HOME['"]\s*\]|ENVIRON\[\s*"HOME"\s*\])`
 	reHomeInterp  = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
 	reHomeBare    = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
 	reModuleAlias = lazyRegexp(`__import__\(\s*['"](os|pathlib)['"]\s*\)|require\(\s*['"](?:node:)?(os|path)['"]\s*\)`)
 	reHomeVar     = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}|\$env\(HOME\)`)
 	reHomeConcat  = lazyRegexp(`(["'` + "`" + `])\s*\+\s*` + reHomeExpr)
 )
+
+// reHomeExpr is spliced into the expressions above; a constant, so that they are too.
+const reHomeExpr = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|Sys\.getenv\(\s*['"]HOME['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)|\$_(?:SERVER|ENV)\[\s*['"]HOME['"]\s*\]|ENVIRON\[\s*"HOME"\s*\])`
 
 // normalizeHomeExprs rewrites well-known "home directory" expressions inside or appended to
 // string literals as "~", so 'rm -rf ' + os.homedir() reads as 'rm -rf ~'.
@@ -716,9 +731,11 @@ func homeCredPaths(code string, skip [][2]int) []string {
 }
 
 // writeCalls are the calls whose path argument is written, not read.
-var writeCalls = map[string]bool{"writeFileSync": true, "writeFile": true, "appendFileSync": true, "appendFile": true,
-	"createWriteStream": true, "write_text": true, "write_bytes": true, "File.write": true, "IO.write": true, "write": true,
-	"file_put_contents": true, "copyFileSync": true, "symlinkSync": true}
+var writeCalls = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"writeFileSync": true, "writeFile": true, "appendFileSync": true, "appendFile": true,
+		"createWriteStream": true, "write_text": true, "write_bytes": true, "File.write": true, "IO.write": true, "write": true,
+		"file_put_contents": true, "copyFileSync": true, "symlinkSync": true}
+}}
 
 // writtenTo reports whether the string literal at pos is the path argument of a call that
 // writes: a write function, open with a write mode, or a group (Path.home() / '.npmrc')
@@ -741,11 +758,11 @@ func writtenTo(code string, pos int) bool {
 				j--
 			}
 			name := code[j:i]
-			if k := strings.LastIndexByte(name, '.'); k >= 0 && !writeCalls[name] {
+			if k := strings.LastIndexByte(name, '.'); k >= 0 && !writeCalls.get()[name] {
 				name = name[k+1:]
 			}
 			switch {
-			case writeCalls[name]:
+			case writeCalls.get()[name]:
 				return true
 			case name == "open" || name == "fopen" || name == "File.open" || name == "io.open":
 				return writesByMode(code, i)

@@ -20,12 +20,14 @@ import (
 // (XDG Base Directory Specification). A program that honours $XDG_STATE_HOME keeps its state
 // in $XDG_STATE_HOME/NAME whatever the variable holds, so a path below the variable is
 // matched against the catalogue as if below the default.
-var xdgDefaults = map[string]string{
-	"XDG_CONFIG_HOME": "~/.config",
-	"XDG_STATE_HOME":  "~/.local/state",
-	"XDG_DATA_HOME":   "~/.local/share",
-	"XDG_CACHE_HOME":  "~/.cache",
-}
+var xdgDefaults = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"XDG_CONFIG_HOME": "~/.config",
+		"XDG_STATE_HOME":  "~/.local/state",
+		"XDG_DATA_HOME":   "~/.local/share",
+		"XDG_CACHE_HOME":  "~/.cache",
+	}
+}}
 
 // xdgPath rewrites a path that starts with an unresolved XDG base-directory variable
 // ($XDG_STATE_HOME/…, ${XDG_CONFIG_HOME}/…) to the variable's home-relative default, for
@@ -52,7 +54,7 @@ func xdgPath(p string) string {
 		}
 		name, rest = name[:end], name[end:]
 	}
-	def, ok := xdgDefaults[name]
+	def, ok := xdgDefaults.get()[name]
 	if !ok || rest != "" && rest[0] != '/' {
 		return ""
 	}
@@ -77,7 +79,7 @@ var (
 )
 
 // juxtaposes are the languages where two string literals side by side are one string.
-var juxtaposes = map[string]bool{"python": true, "awk": true}
+var juxtaposes = table[map[string]bool]{build: func() map[string]bool { return map[string]bool{"python": true, "awk": true} }}
 
 // rootLiteral reports whether a literal's text starts with the home directory or an XDG
 // variable, the roots whose paths are folded.
@@ -157,7 +159,7 @@ func foldPathExprs(lang, code string) string {
 		code = reRootConcat().ReplaceAllStringFunc(code, func(m string) string {
 			sub := reRootConcat().FindStringSubmatch(m)
 			a, op, b := unquote(sub[1]), sub[2], unquote(sub[3])
-			if !rootLiteral(a) || op == "" && !juxtaposes[lang] {
+			if !rootLiteral(a) || op == "" && !juxtaposes.get()[lang] {
 				return m
 			}
 			if op == "/" {

@@ -166,7 +166,7 @@ type mcpVerbInfo struct {
 	ambiguous bool // also a common noun ("post", "log", "run"): decides only when nothing else does
 }
 
-var mcpVerbTable = func() map[string]mcpVerbInfo {
+var mcpVerbTable = table[map[string]mcpVerbInfo]{build: func() map[string]mcpVerbInfo {
 	m := make(map[string]mcpVerbInfo, 512) // above the words below: no growth at init
 	add := func(c mcpActClass, amb bool, words string) {
 		for w := range strings.FieldsSeq(words) {
@@ -192,108 +192,108 @@ var mcpVerbTable = func() map[string]mcpVerbInfo {
 	add(mcpActDestroy, false, `delete del destroy remove rm rmdir drop purge truncate wipe erase reset revoke force
 		kill terminate uninstall unlink prune flush expunge nuke shred empty deprovision teardown decommission`)
 	// Destructive-sounding verbs (mcp_services.go) are rated like delete.
-	for w := range mcpSoftDestroyVerbs {
+	for w := range mcpSoftDestroyVerbs.get() {
 		m[w] = mcpVerbInfo{mcpActDestroy, false}
 	}
-	for w := range mcpHardDestroyVerbs {
+	for w := range mcpHardDestroyVerbs.get() {
 		m[w] = mcpVerbInfo{mcpActDestroy, false}
 	}
 	return m
-}()
+}}
 
 // hardDestroy reports a destroy by an outright deleting verb, not one that archives, cancels or
 // disables (those are rated like delete, but do not take a whole container with them).
 func (c *mcpCtx) hardDestroy() bool {
-	return c.act == mcpActDestroy && !mcpSoftDestroyVerbs[c.actWord]
+	return c.act == mcpActDestroy && !mcpSoftDestroyVerbs.has(c.actWord)
 }
 
 // Words that make a tool an umbrella whose real action is in an argument.
-var mcpUmbrellaWords = mcpWordSet(`exec execute run call invoke command cmd do perform dispatch use cli api tool tools
-	action actions proxy gateway`)
+var mcpUmbrellaWords = wordSet{words: `exec execute run call invoke command cmd do perform dispatch use cli api tool tools
+	action actions proxy gateway`}
 
 // Argument names that carry an umbrella tool's verb.
 var mcpVerbKeys = []string{"command", "cmd", "action", "operation", "op", "verb", "subcommand", "method", "tool",
 	"toolname", "endpoint"}
 
 // Argument names that are always a shell command line.
-var mcpShellKeys = mcpWordSet(`clicommand shellcommand bashcommand commandline cmdline shellcmd`)
+var mcpShellKeys = wordSet{words: `clicommand shellcommand bashcommand commandline cmdline shellcmd`}
 
 // Tool and server words that mark a shell-like tool.
-var mcpShellWords = mcpWordSet(`shell bash terminal zsh sh powershell pwsh console cli commander`)
+var mcpShellWords = wordSet{words: `shell bash terminal zsh sh powershell pwsh console cli commander`}
 
-var mcpCwdKeys = mcpWordSet(`cwd workingdirectory workingdir workdir repopath repositorypath projectdir projectpath
-	projectroot rootdir workspace workspacepath workspacedir`)
+var mcpCwdKeys = wordSet{words: `cwd workingdirectory workingdir workdir repopath repositorypath projectdir projectpath
+	projectroot rootdir workspace workspacepath workspacedir`}
 
-var mcpPathKeys = mcpWordSet(`path paths file files filepath filepaths filename filenames directory dir folder dbpath
+var mcpPathKeys = wordSet{words: `path paths file files filepath filepaths filename filenames directory dir folder dbpath
 	databasepath sqlitepath dbfile src dst dest destination source sources target targetpath from to oldpath
 	newpath sourcepath destinationpath output outputpath outputfile outputdir input inputpath inputfile
-	location attachment attachments savepath savedir localpath`)
+	location attachment attachments savepath savedir localpath`}
 
 // Path keys whose values are written.
-var mcpOutputKeys = mcpWordSet(`output outputpath outputfile outputdir savepath savedir`)
+var mcpOutputKeys = wordSet{words: `output outputpath outputfile outputdir savepath savedir`}
 
 // Path keys that name the source / the destination of a move or copy.
-var mcpSourceKeys = mcpWordSet(`source sources src from oldpath sourcepath`)
-var mcpDestKeys = mcpWordSet(`destination dest dst to newpath destinationpath target targetpath`)
+var mcpSourceKeys = wordSet{words: `source sources src from oldpath sourcepath`}
+var mcpDestKeys = wordSet{words: `destination dest dst to newpath destinationpath target targetpath`}
 
 // Keys that hold where a call goes.
-var mcpUrlKeys = mcpWordSet(`url uri endpoint webhook webhookurl targeturl callbackurl baseurl apiurl href address
-	link server host destination dest target to`)
+var mcpUrlKeys = wordSet{words: `url uri endpoint webhook webhookurl targeturl callbackurl baseurl apiurl href address
+	link server host destination dest target to`}
 
 // Keys that hold content sent along.
-var mcpBodyKeys = mcpWordSet(`body data json payload form content contents file files attachment attachments text
-	message html markdown`)
+var mcpBodyKeys = wordSet{words: `body data json payload form content contents file files attachment attachments text
+	message html markdown`}
 
-var mcpSqlKeys = mcpWordSet(`sql query statement statements stmt sqlquery querystring script migration ddl`)
+var mcpSqlKeys = wordSet{words: `sql query statement statements stmt sqlquery querystring script migration ddl`}
 
-var mcpSqlServerWords = mcpWordSet(`sql postgres postgresql pg mysql mariadb sqlite sqlite3 supabase db database dbhub
+var mcpSqlServerWords = wordSet{words: `sql postgres postgresql pg mysql mariadb sqlite sqlite3 supabase db database dbhub
 	bigquery snowflake clickhouse redshift duckdb neon planetscale mssql sqlserver oracle cockroach cockroachdb
-	timescale turso libsql d1 databricks trino presto athena`)
+	timescale turso libsql d1 databricks trino presto athena`}
 
-var mcpFsServerWords = mcpWordSet(`filesystem fs file files local desktop commander`)
-var mcpFsToolWords = mcpWordSet(`file files directory directories dir folder folders path paths fs`)
+var mcpFsServerWords = wordSet{words: `filesystem fs file files local desktop commander`}
+var mcpFsToolWords = wordSet{words: `file files directory directories dir folder folders path paths fs`}
 
-var mcpLocalServerWords = mcpWordSet(`filesystem fs file files local desktop commander shell terminal bash git sqlite
-	sqlite3 duckdb docker podman memory process computer os`)
+var mcpLocalServerWords = wordSet{words: `filesystem fs file files local desktop commander shell terminal bash git sqlite
+	sqlite3 duckdb docker podman memory process computer os`}
 
-var mcpBrowserWords = mcpWordSet(`browser playwright puppeteer selenium chromium webdriver`)
+var mcpBrowserWords = wordSet{words: `browser playwright puppeteer selenium chromium webdriver`}
 
-var mcpPaymentWords = mcpWordSet(`stripe payment payments billing invoice invoices charge charges refund refunds payout
+var mcpPaymentWords = wordSet{words: `stripe payment payments billing invoice invoices charge charges refund refunds payout
 	payouts subscription subscriptions checkout paypal braintree adyen square paddle chargebee recurly
-	lemonsqueezy balance transfers price prices coupon coupons`)
+	lemonsqueezy balance transfers price prices coupon coupons`}
 
-var mcpPaymentVerbs = mcpWordSet(`refund charge payout pay capture`)
+var mcpPaymentVerbs = wordSet{words: `refund charge payout pay capture`}
 
-var mcpInfraWords = mcpWordSet(`kubernetes k8s kubectl helm aws gcp gcloud azure cloudflare vercel netlify heroku fly
+var mcpInfraWords = wordSet{words: `kubernetes k8s kubectl helm aws gcp gcloud azure cloudflare vercel netlify heroku fly
 	flyio render railway terraform pulumi argocd argo digitalocean linode hetzner ec2 ecs eks lambda cloudrun
-	gke aks nomad openshift ansible launchdarkly statsig unleash flagsmith route53 dns`)
+	gke aks nomad openshift ansible launchdarkly statsig unleash flagsmith route53 dns`}
 
-var mcpDeployVerbs = mcpWordSet(`deploy redeploy promote rollback provision failover scale`)
+var mcpDeployVerbs = wordSet{words: `deploy redeploy promote rollback provision failover scale`}
 
-var mcpMessagingWords = mcpWordSet(`slack discord teams email mail gmail outlook smtp sms twilio telegram whatsapp
-	twitter mastodon bluesky matrix mattermost chat intercom zendesk`)
+var mcpMessagingWords = wordSet{words: `slack discord teams email mail gmail outlook smtp sms twilio telegram whatsapp
+	twitter mastodon bluesky matrix mattermost chat intercom zendesk`}
 
-var mcpSendVerbs = mcpWordSet(`send post publish reply comment share forward email mail tweet notify message dm
-	broadcast react upload submit webhook`)
+var mcpSendVerbs = wordSet{words: `send post publish reply comment share forward email mail tweet notify message dm
+	broadcast react upload submit webhook`}
 
 // Objects that are published to other people when created.
-var mcpPublishNouns = mcpWordSet(`issue issues comment comments gist gists pull pr mr post posts page pages discussion
-	review reviews wiki release tweet message messages email emails ticket tickets note notes status`)
+var mcpPublishNouns = wordSet{words: `issue issues comment comments gist gists pull pr mr post posts page pages discussion
+	review reviews wiki release tweet message messages email emails ticket tickets note notes status`}
 
 // Objects whose deletion takes everything inside with it.
-var mcpContainerNouns = mcpWordSet(`repository repositories repo repos project projects database databases db bucket
+var mcpContainerNouns = wordSet{words: `repository repositories repo repos project projects database databases db bucket
 	buckets namespace namespaces cluster clusters organization organizations org orgs account accounts workspace
 	workspaces schema schemas keyspace tenant tenants environment environments stack stacks site sites app apps
-	application applications table tables collection collections`)
+	application applications table tables collection collections`}
 
-var mcpDraftNouns = mcpWordSet(`insight insights draft drafts scratch sandbox`)
+var mcpDraftNouns = wordSet{words: `insight insights draft drafts scratch sandbox`}
 
-var mcpMemoryWords = mcpWordSet(`memory memories knowledge mem0 entities entity observations relations`)
+var mcpMemoryWords = wordSet{words: `memory memories knowledge mem0 entities entity observations relations`}
 
-var mcpProdWords = mcpWordSet(`prod production prd live`)
+var mcpProdWords = wordSet{words: `prod production prd live`}
 
-var mcpProdKeys = mcpWordSet(`env environment target stage namespace cluster project projectid name app service stack
-	database bucket deployment context`)
+var mcpProdKeys = wordSet{words: `env environment target stage namespace cluster project projectid name app service stack
+	database bucket deployment context`}
 
 // mcpWordSet is the set of the words in s. Some sixty sets are built at package init, in every
 // process that links riskmodel (each hook call included), so it sizes the map once and splits
@@ -366,7 +366,7 @@ func mcpFirstWord(words []string, set map[string]bool) string {
 func mcpClassifyWords(words []string) (mcpActClass, string) {
 	best, bestWord := mcpActUnknown, ""
 	for _, w := range words {
-		if v, ok := mcpVerbTable[w]; ok && !v.ambiguous && v.class > best {
+		if v, ok := mcpVerbTable.get()[w]; ok && !v.ambiguous && v.class > best {
 			best, bestWord = v.class, w
 		}
 	}
@@ -374,7 +374,7 @@ func mcpClassifyWords(words []string) (mcpActClass, string) {
 		return best, bestWord
 	}
 	for _, w := range words {
-		if v, ok := mcpVerbTable[w]; ok && v.ambiguous {
+		if v, ok := mcpVerbTable.get()[w]; ok && v.ambiguous {
 			return v.class, w
 		}
 	}
@@ -415,14 +415,14 @@ func (a *Analyzer) newMCPCtx(req *MCPRequest) *mcpCtx {
 	c.args = mcpFlattenArguments(req.Arguments)
 
 	allWords := append(append([]string{}, c.serverWords...), c.toolWords...)
-	c.local = mcpAnyWord(c.serverWords, mcpLocalServerWords) || (len(c.serverWords) > 0 && c.serverWords[0] == "git")
-	c.fsTool = mcpAnyWord(c.serverWords, mcpFsServerWords) || mcpAnyWord(c.toolWords, mcpFsToolWords)
-	c.browser = mcpAnyWord(allWords, mcpBrowserWords)
-	c.sqlTool = mcpAnyWord(allWords, mcpSqlServerWords)
+	c.local = mcpAnyWord(c.serverWords, mcpLocalServerWords.get()) || (len(c.serverWords) > 0 && c.serverWords[0] == "git")
+	c.fsTool = mcpAnyWord(c.serverWords, mcpFsServerWords.get()) || mcpAnyWord(c.toolWords, mcpFsToolWords.get())
+	c.browser = mcpAnyWord(allWords, mcpBrowserWords.get())
+	c.sqlTool = mcpAnyWord(allWords, mcpSqlServerWords.get())
 	c.gitLocal = len(c.serverWords) > 0 && c.serverWords[0] == "git" && len(c.serverWords) == 1
-	c.memory = mcpAnyWord(c.serverWords, mcpMemoryWords)
+	c.memory = mcpAnyWord(c.serverWords, mcpMemoryWords.get())
 
-	c.shellish = mcpAnyWord(c.toolWords, mcpShellWords) || mcpAnyWord(c.serverWords, mcpShellWords) ||
+	c.shellish = mcpAnyWord(c.toolWords, mcpShellWords.get()) || mcpAnyWord(c.serverWords, mcpShellWords.get()) ||
 		mcpWordSet("runcommand executecommand execcommand runshell shellexec runterminalcmd startprocess")[mcpNormKey(req.Tool)]
 	c.buildScope()
 	c.findAction()
@@ -535,7 +535,7 @@ func (c *mcpCtx) buildScope() {
 		if declared {
 			break
 		}
-		if a.str && a.depth <= 2 && mcpCwdKeys[a.nkey] && (strings.HasPrefix(a.val, "/") || strings.HasPrefix(a.val, "~")) {
+		if a.str && a.depth <= 2 && mcpCwdKeys.has(a.nkey) && (strings.HasPrefix(a.val, "/") || strings.HasPrefix(a.val, "~")) {
 			cwd = a.val
 			break
 		}
@@ -572,7 +572,7 @@ func (c *mcpCtx) buildScope() {
 		// No cwd and no configured workspace: the project of the first absolute path argument
 		// stands in for the workspace (see mcpInferProject).
 		for _, a := range c.args {
-			if a.str && (mcpPathKeys[a.nkey] || mcpCwdKeys[a.nkey]) && strings.HasPrefix(a.val, "/") {
+			if a.str && (mcpPathKeys.has(a.nkey) || mcpCwdKeys.has(a.nkey)) && strings.HasPrefix(a.val, "/") {
 				if p := mcpInferProject(path.Clean(pol.Home), path.Clean(a.val)); p != "" {
 					pol.Workspaces = append(pol.Workspaces, p)
 				}
@@ -584,12 +584,12 @@ func (c *mcpCtx) buildScope() {
 }
 
 // mcpPersonalDirs are folders directly under home that hold the user's own files, not projects.
-var mcpPersonalDirs = mcpWordSet(`Documents Desktop Downloads Library Pictures Music Movies Videos Public Applications
-	Dropbox OneDrive Mail Templates snap bin go node_modules`)
+var mcpPersonalDirs = wordSet{words: `Documents Desktop Downloads Library Pictures Music Movies Videos Public Applications
+	Dropbox OneDrive Mail Templates snap bin go node_modules`}
 
 // mcpCodeDirs hold one project per subdirectory (~/code/api, ~/src/webapp).
-var mcpCodeDirs = mcpWordSet(`code src projects dev work repos repositories git workspace workspaces github gitlab
-	Developer Code Projects Sites source`)
+var mcpCodeDirs = wordSet{words: `code src projects dev work repos repositories git workspace workspaces github gitlab
+	Developer Code Projects Sites source`}
 
 // mcpInferProject guesses the project a path belongs to when the request names no cwd:
 // ~/code/NAME (for a code directory such as code, src, projects, repos) or ~/NAME for another
@@ -611,10 +611,10 @@ func mcpInferProject(home, abs string) string {
 		return ""
 	}
 	parts := strings.Split(strings.TrimPrefix(abs, home+"/"), "/")
-	if len(parts) < 2 || parts[0] == "" || strings.HasPrefix(parts[0], ".") || mcpPersonalDirs[parts[0]] {
+	if len(parts) < 2 || parts[0] == "" || strings.HasPrefix(parts[0], ".") || mcpPersonalDirs.has(parts[0]) {
 		return ""
 	}
-	if mcpCodeDirs[parts[0]] {
+	if mcpCodeDirs.has(parts[0]) {
 		if strings.HasPrefix(parts[1], ".") {
 			return ""
 		}
@@ -627,12 +627,12 @@ func (c *mcpCtx) findAction() {
 	// Umbrella tools carry their verb in an argument.
 	umb := false
 	for _, w := range c.toolWords {
-		if mcpUmbrellaWords[w] && w != "tool" && w != "tools" && w != "api" && w != "action" && w != "actions" {
+		if mcpUmbrellaWords.has(w) && w != "tool" && w != "tools" && w != "api" && w != "action" && w != "actions" {
 			umb = true
 		}
 	}
 	for _, w := range c.toolWords {
-		if !mcpUmbrellaWords[w] && !mcpContains(c.serverWords, w) {
+		if !mcpUmbrellaWords.has(w) && !mcpContains(c.serverWords, w) {
 			umb = false
 		}
 	}
@@ -655,7 +655,7 @@ func (c *mcpCtx) findAction() {
 		}
 	}
 	if m, ok := c.top("method"); ok {
-		if u := strings.ToUpper(strings.TrimSpace(m.val)); mcpHttpMethods[u] {
+		if u := strings.ToUpper(strings.TrimSpace(m.val)); mcpHttpMethods.has(u) {
 			c.method = u
 		}
 	}
@@ -715,7 +715,7 @@ func (c *mcpCtx) findAction() {
 	// opens with a destructive verb ("Deletes a notebook") of a non-umbrella tool counts.
 	if !c.umbrella && c.act < mcpActDestroy {
 		if w := mcpLeadingVerb(c.req.ToolDescription); w != "" {
-			if v, ok := mcpVerbTable[w]; ok && v.class == mcpActDestroy && !v.ambiguous {
+			if v, ok := mcpVerbTable.get()[w]; ok && v.class == mcpActDestroy && !v.ambiguous {
 				c.act, c.actWord, c.actFrom, c.descRaise = mcpActDestroy, w, "description", true
 			}
 		}
@@ -728,10 +728,10 @@ func (c *mcpCtx) findAction() {
 			skipped = true
 			continue
 		}
-		if mcpStopWords[w] || c.umbrella && (mcpUmbrellaWords[w] || mcpContains(c.serverWords, w)) {
+		if mcpStopWords.has(w) || c.umbrella && (mcpUmbrellaWords.has(w) || mcpContains(c.serverWords, w)) {
 			continue
 		}
-		if _, isVerb := mcpVerbTable[w]; isVerb {
+		if _, isVerb := mcpVerbTable.get()[w]; isVerb {
 			if i > 0 && (c.actWords[i-1] == "or" || c.actWords[i-1] == "and") ||
 				i+1 < len(c.actWords) && (c.actWords[i+1] == "or" || c.actWords[i+1] == "and") {
 				continue
@@ -741,9 +741,9 @@ func (c *mcpCtx) findAction() {
 	}
 }
 
-var mcpStopWords = mcpWordSet(`or and a an the of to for by with from in on all bulk batch many multiple take`)
+var mcpStopWords = wordSet{words: `or and a an the of to for by with from in on all bulk batch many multiple take`}
 
-var mcpHttpMethods = mcpWordSet(`GET HEAD OPTIONS POST PUT PATCH DELETE`)
+var mcpHttpMethods = wordSet{words: `GET HEAD OPTIONS POST PUT PATCH DELETE`}
 
 // mcpLeadingVerb returns the first word of a description as a verb stem ("Permanently deletes" →
 // "delete").
@@ -758,7 +758,7 @@ func mcpLeadingVerb(desc string) string {
 			continue
 		}
 		for _, cand := range []string{w, strings.TrimSuffix(w, "s"), strings.TrimSuffix(w, "es")} {
-			if _, ok := mcpVerbTable[cand]; ok {
+			if _, ok := mcpVerbTable.get()[cand]; ok {
 				return cand
 			}
 		}
@@ -795,7 +795,7 @@ func (c *mcpCtx) findShell() {
 			if a.depth != 1 || !a.str || strings.TrimSpace(a.val) == "" {
 				continue
 			}
-			isCmd := mcpShellKeys[a.nkey]
+			isCmd := mcpShellKeys.has(a.nkey)
 			if (a.nkey == "command" || a.nkey == "cmd" || a.nkey == "script") && c.verb == "" {
 				isCmd = shellish || strings.ContainsAny(strings.TrimSpace(a.val), " \t\n|;&<>$`")
 				if a.nkey == "script" && !shellish {
@@ -848,7 +848,7 @@ func (c *mcpCtx) runnerArgs() ([]string, string) {
 			cli = "kubectl"
 		}
 	}
-	runner := c.shellish || cli != "" && (mcpAnyWord(c.toolWords, mcpUmbrellaWords) || mcpContains(c.toolWords, cli) || len(c.toolWords) == 0)
+	runner := c.shellish || cli != "" && (mcpAnyWord(c.toolWords, mcpUmbrellaWords.get()) || mcpContains(c.toolWords, cli) || len(c.toolWords) == 0)
 	if !runner {
 		return nil, ""
 	}
@@ -873,7 +873,7 @@ func (c *mcpCtx) runnerArgs() ([]string, string) {
 }
 
 // mcpCodeKeys hold source code for a code-runner tool.
-var mcpCodeKeys = mcpWordSet(`code script source program snippet cell`)
+var mcpCodeKeys = wordSet{words: `code script source program snippet cell`}
 
 // findCode recognises a code runner ("run_python" {"code": …}, "node_eval" {"script": …}) and
 // returns the interpreter command line the exec analysis judges: python3 -c CODE or node -e
@@ -887,7 +887,7 @@ func (c *mcpCtx) findCode() ([]string, string) {
 		return nil, ""
 	}
 	for _, a := range c.args {
-		if a.depth != 1 || !a.str || !mcpCodeKeys[a.nkey] || strings.TrimSpace(a.val) == "" {
+		if a.depth != 1 || !a.str || !mcpCodeKeys.has(a.nkey) || strings.TrimSpace(a.val) == "" {
 			continue
 		}
 		c.code = a.val
@@ -922,7 +922,7 @@ func (c *mcpCtx) codeLanguage() string {
 
 func (c *mcpCtx) findURLs() {
 	for _, a := range c.args {
-		if !a.str || !mcpUrlKeys[a.nkey] {
+		if !a.str || !mcpUrlKeys.has(a.nkey) {
 			continue
 		}
 		raw := strings.TrimSpace(a.val)
@@ -977,19 +977,19 @@ func mcpLocalRoot(p string) bool {
 
 // mcpRemoteKeys are arguments that say a path lives in a remote repository, bucket or drive
 // ("owner"+"repo" on GitHub), not on this machine.
-var mcpRemoteKeys = mcpWordSet(`owner repo repository repositoryid projectid bucket drive driveid spaceid siteid
-	workspaceid org organization`)
+var mcpRemoteKeys = wordSet{words: `owner repo repository repositoryid projectid bucket drive driveid spaceid siteid
+	workspaceid org organization`}
 
 func (c *mcpCtx) findPaths() {
 	for _, a := range c.args {
-		if a.depth == 1 && mcpRemoteKeys[a.nkey] && !c.local {
+		if a.depth == 1 && mcpRemoteKeys.has(a.nkey) && !c.local {
 			return // paths are inside a remote repository, bucket or drive
 		}
 	}
 	moveLike := mcpAnyWord(c.actWords, mcpWordSet("move mv rename"))
 	copyLike := mcpAnyWord(c.actWords, mcpWordSet("copy cp duplicate"))
 	for _, a := range c.args {
-		if !a.str || mcpCwdKeys[a.nkey] {
+		if !a.str || mcpCwdKeys.has(a.nkey) {
 			continue
 		}
 		raw := strings.TrimSpace(a.val)
@@ -1002,13 +1002,13 @@ func (c *mcpCtx) findPaths() {
 			continue
 		}
 		absLike := strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "~/") || raw == "~"
-		keyed := mcpPathKeys[a.nkey] || strings.HasSuffix(a.nkey, "path") || strings.HasSuffix(a.nkey, "file") ||
+		keyed := mcpPathKeys.has(a.nkey) || strings.HasSuffix(a.nkey, "path") || strings.HasSuffix(a.nkey, "file") ||
 			strings.HasSuffix(a.nkey, "dir") || strings.HasSuffix(a.nkey, "directory")
 		switch {
 		case absLike && keyed, absLike && !strings.ContainsAny(raw, " \t") && (c.local || mcpLocalRoot(raw)):
 			// an absolute path under a path key, or one under a well-known local root
 		case keyed && (c.fsTool || c.local) && !strings.Contains(raw, "@") && !strings.HasPrefix(raw, "-") &&
-			(!(mcpSourceKeys[a.nkey] || mcpDestKeys[a.nkey]) || strings.Contains(raw, "/") || strings.HasPrefix(raw, ".")):
+			(!(mcpSourceKeys.has(a.nkey) || mcpDestKeys.has(a.nkey)) || strings.Contains(raw, "/") || strings.HasPrefix(raw, ".")):
 			// a relative path given to a local tool
 		default:
 			continue
@@ -1022,13 +1022,13 @@ func (c *mcpCtx) findPaths() {
 		}
 		p.zone = c.scope.Zone(p.abs)
 		switch {
-		case mcpOutputKeys[a.nkey]:
+		case mcpOutputKeys.has(a.nkey):
 			p.op = mcpOpWrite
 		case c.sqlTool || len(c.sql) > 0:
 			p.op = mcpOpMention // the database file: the SQL rules judge what happens to it
-		case c.fsTool && moveLike && mcpSourceKeys[a.nkey], c.fsTool && (moveLike || copyLike) && mcpDestKeys[a.nkey]:
+		case c.fsTool && moveLike && mcpSourceKeys.has(a.nkey), c.fsTool && (moveLike || copyLike) && mcpDestKeys.has(a.nkey):
 			p.op = mcpOpWrite
-		case c.fsTool && copyLike && mcpSourceKeys[a.nkey]:
+		case c.fsTool && copyLike && mcpSourceKeys.has(a.nkey):
 			p.op = mcpOpRead
 		case c.fsTool || c.local && keyed:
 			switch c.act {
@@ -1045,7 +1045,7 @@ func (c *mcpCtx) findPaths() {
 		case mcpWriteToPath(c, a, keyed, absLike):
 			p.op = mcpOpWrite // mcp_writepath.go
 		default:
-			if c.act == mcpActRead || mcpAnyWord(c.actWords, mcpSendVerbs) || mcpBodyKeys[a.nkey] || a.nkey == "attachments" {
+			if c.act == mcpActRead || mcpAnyWord(c.actWords, mcpSendVerbs.get()) || mcpBodyKeys.has(a.nkey) || a.nkey == "attachments" {
 				p.op = mcpOpRead
 			}
 		}
@@ -1143,18 +1143,18 @@ func (c *mcpCtx) findSecrets() {
 
 func (c *mcpCtx) findDomains() {
 	c.payment = c.paymentWords()
-	c.infra = mcpAnyWord(c.serverWords, mcpInfraWords) || mcpAnyWord(c.toolWords, mcpWordSet("k8s kubectl helm terraform pulumi"))
+	c.infra = mcpAnyWord(c.serverWords, mcpInfraWords.get()) || mcpAnyWord(c.toolWords, mcpWordSet("k8s kubectl helm terraform pulumi"))
 
 	// Sending: messaging verbs and services, publishing objects, HTTP writes and uploads.
 	switch {
-	case c.act >= mcpActWrite && (mcpAnyWord(c.actWords, mcpSendVerbs) || mcpAnyWord(c.serverWords, mcpMessagingWords)):
+	case c.act >= mcpActWrite && (mcpAnyWord(c.actWords, mcpSendVerbs.get()) || mcpAnyWord(c.serverWords, mcpMessagingWords.get())):
 		c.sends, c.sendWhy = true, "sends it to others through "+mcpOrStr(c.server, "the tool")
-	case c.act == mcpActWrite && mcpAnyWord(c.actWords, mcpPublishNouns):
-		c.sends, c.sendWhy = true, "publishes it as "+mcpPlural(mcpFirstWord(c.actWords, mcpPublishNouns))
+	case c.act == mcpActWrite && mcpAnyWord(c.actWords, mcpPublishNouns.get()):
+		c.sends, c.sendWhy = true, "publishes it as "+mcpPlural(mcpFirstWord(c.actWords, mcpPublishNouns.get()))
 	}
 	hasBody := false
 	for _, a := range c.args {
-		if a.depth == 1 && mcpBodyKeys[a.nkey] {
+		if a.depth == 1 && mcpBodyKeys.has(a.nkey) {
 			hasBody = true
 		}
 	}
@@ -1189,9 +1189,9 @@ func (c *mcpCtx) findDomains() {
 	}
 	// An argument naming production.
 	for _, a := range c.args {
-		if a.str && a.depth <= 2 && mcpProdKeys[a.nkey] && c.prodNameArg(a) {
+		if a.str && a.depth <= 2 && mcpProdKeys.has(a.nkey) && c.prodNameArg(a) {
 			for _, w := range mcpSplitWords(mcpClip(a.val, 200)) {
-				if mcpProdWords[w] {
+				if mcpProdWords.has(w) {
 					c.prodHint = a.key + "=" + mcpCleanText(a.val, 40)
 					break
 				}
@@ -1250,7 +1250,7 @@ var mcpReRemoteCode = lazyNeedRegexp(`(?i)\b(curl|wget|nc|ncat|socat|telnet)\b|/
 func (c *mcpCtx) writtenContent() string {
 	var b strings.Builder
 	for _, a := range c.args {
-		if a.str && (mcpBodyKeys[a.nkey] || a.nkey == "newtext" || a.nkey == "newstring" || a.nkey == "replacement" || a.nkey == "edits" || a.nkey == "patch" || a.nkey == "diff") {
+		if a.str && (mcpBodyKeys.has(a.nkey) || a.nkey == "newtext" || a.nkey == "newstring" || a.nkey == "replacement" || a.nkey == "edits" || a.nkey == "patch" || a.nkey == "diff") {
 			b.WriteString(mcpClip(a.val, 64<<10))
 			b.WriteByte('\n')
 		}
@@ -1394,11 +1394,11 @@ func (c *mcpCtx) object(def string) string {
 
 // does says "which deletes notebooks".
 func (c *mcpCtx) does(def string) string {
-	if mcpNounVerbs[c.actWord] {
+	if mcpNounVerbs.has(c.actWord) {
 		// "git_status" reads the git status; "browser_snapshot" reads a browser snapshot.
 		var ws []string
 		for _, w := range c.actWords {
-			if !mcpStopWords[w] {
+			if !mcpStopWords.has(w) {
 				ws = append(ws, w)
 			}
 		}
@@ -1407,7 +1407,7 @@ func (c *mcpCtx) does(def string) string {
 	return "which " + mcpVerb3(c.actWord) + " " + c.object(def)
 }
 
-var mcpNounVerbs = mcpWordSet(`status diff log logs snapshot screenshot tree history info stat preview query check`)
+var mcpNounVerbs = wordSet{words: `status diff log logs snapshot screenshot tree history info stat preview query check`}
 
 // ---------------------------------------------------------------------------------------------
 // Rules.
@@ -1441,7 +1441,7 @@ func mcpRules() []*Rule {
 			Message: "Runs a script that sends cookies, tokens or page secrets to another host",
 			mcp: func(c *mcpCtx) (string, bool) {
 				for _, a := range c.args {
-					if !a.str || !mcpScriptKeys[a.nkey] {
+					if !a.str || !mcpScriptKeys.has(a.nkey) {
 						continue
 					}
 					js := mcpClip(a.val, 64<<10)
@@ -1494,7 +1494,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.production-delete", Kind: KindMCP, Level: Critical, Category: CatFinancialOrProduction,
 			Message: "Deletes production infrastructure",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if !c.hardDestroy() || c.prodHint == "" || !(c.infra || c.containerTarget() != "") {
+				if !c.hardDestroy() || c.prodHint == "" || !(c.infra || c.containerTarget() != "") || c.singlePodDelete() {
 					return "", false
 				}
 				return fmt.Sprintf("%s, %s in production (%s)", c.call(), c.does("resources"), c.prodHint), true
@@ -1663,8 +1663,8 @@ func mcpRules() []*Rule {
 					return "", false
 				}
 				switch {
-				case mcpAnyWord(c.actWords, mcpDeployVerbs):
-					return fmt.Sprintf("%s, which %ss %s", c.call(), mcpFirstWord(c.actWords, mcpDeployVerbs), c.object("a service")) + c.prodSuffix(), true
+				case mcpAnyWord(c.actWords, mcpDeployVerbs.get()):
+					return fmt.Sprintf("%s, which %ss %s", c.call(), mcpFirstWord(c.actWords, mcpDeployVerbs.get()), c.object("a service")) + c.prodSuffix(), true
 				case c.infra:
 					return fmt.Sprintf("%s, %s on %s infrastructure", c.call(), c.does("resources"), c.server) + c.prodSuffix(), true
 				case mcpContains(c.objWords, "flag") || mcpContains(c.objWords, "flags"):
@@ -1703,7 +1703,8 @@ func mcpRules() []*Rule {
 				if b := c.defaultBranch(); b != "" {
 					// policy: pushing directly to a shared default branch. A deploy of main is a
 					// production change whose reason decides it: asked about.
-					if mcpAnyWord(c.toolWords, mcpWordSet("push file files commit commits contents ref refs protection")) {
+					// Deleting the default branch is destroying what everyone works on.
+					if mcpAnyWord(c.toolWords, mcpWordSet("push file files commit commits contents ref refs protection delete remove")) {
 						c.certainty = certaintySure
 					}
 					return fmt.Sprintf("%s, which writes directly to %s, bypassing review", c.call(), b), true
@@ -1782,7 +1783,7 @@ func mcpRules() []*Rule {
 			Message: "Clicks a destructive control (delete, remove, close account) in a logged-in browser",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if t := c.browserTarget(); t != "" {
-					if act, w := mcpClassifyWords(mcpSplitWords(t)); act == mcpActDestroy && !mcpSoftDestroyVerbs[w] {
+					if act, w := mcpClassifyWords(mcpSplitWords(t)); act == mcpActDestroy && !mcpSoftDestroyVerbs.has(w) {
 						return fmt.Sprintf("%s on %q, which %s something in a logged-in session", c.call(), mcpCleanText(t, 60), mcpVerb3(w)), true
 					}
 				}
@@ -1846,7 +1847,7 @@ func mcpRules() []*Rule {
 					return "", false
 				}
 				for _, a := range c.args {
-					if a.depth == 1 && a.str && mcpCodeKeys[a.nkey] && strings.TrimSpace(a.val) != "" {
+					if a.depth == 1 && a.str && mcpCodeKeys.has(a.nkey) && strings.TrimSpace(a.val) != "" {
 						return fmt.Sprintf("%s, which runs code guardian cannot analyse (%s)", c.call(), mcpCleanText(a.val, 60)), true
 					}
 				}
@@ -1938,7 +1939,7 @@ func mcpRules() []*Rule {
 			Message: "Runs a script in the browser page that makes network requests",
 			mcp: func(c *mcpCtx) (string, bool) {
 				for _, a := range c.args {
-					if a.str && mcpScriptKeys[a.nkey] && mcpReNetCall().MatchString(mcpClip(a.val, 64<<10)) {
+					if a.str && mcpScriptKeys.has(a.nkey) && mcpReNetCall().MatchString(mcpClip(a.val, 64<<10)) {
 						return fmt.Sprintf("%s, whose script makes network requests from the logged-in page", c.call()), true
 					}
 				}
@@ -1985,7 +1986,7 @@ func mcpRules() []*Rule {
 					return "", false
 				}
 				if mcpAnyWord(c.actWords, mcpWordSet("send post reply comment email mail tweet notify message dm broadcast react forward share")) ||
-					mcpAnyWord(c.serverWords, mcpMessagingWords) {
+					mcpAnyWord(c.serverWords, mcpMessagingWords.get()) {
 					return fmt.Sprintf("%s, %s on the user's behalf, visible to others", c.call(), c.does("a message")), true
 				}
 				return "", false
@@ -2128,7 +2129,7 @@ func mcpRules() []*Rule {
 }
 
 var (
-	mcpScriptKeys    = mcpWordSet(`function script code expression js javascript source body`)
+	mcpScriptKeys    = wordSet{words: `function script code expression js javascript source body`}
 	mcpReNetCall     = lazyRegexp(`\bfetch\s*\(|XMLHttpRequest|sendBeacon|new\s+WebSocket|new\s+EventSource|\$\.(?:ajax|post|get)\b|axios\b|new\s+Image\(\)\s*\.src|\.src\s*=|location(?:\.href)?\s*=|window\.open\s*\(`)
 	mcpReSensitiveJS = lazyRegexp(`(?i)document\.cookie|localStorage|sessionStorage|indexedDB|\btoken\b|password|secret|authorization|credential`)
 	mcpReAbsURL      = lazyRegexp(`(?i)(?:https?|wss?)://([a-z0-9.\-\[\]:]+)`)
@@ -2145,7 +2146,7 @@ func (c *mcpCtx) claimed() bool {
 		return true
 	case c.httpSend && c.untrustedDest() != "":
 		return true
-	case c.infra || mcpAnyWord(c.actWords, mcpDeployVerbs), c.allLocalDest() && len(c.secrets) == 0:
+	case c.infra || mcpAnyWord(c.actWords, mcpDeployVerbs.get()), c.allLocalDest() && len(c.secrets) == 0:
 		return true
 	case c.hardDestroy() && c.containerTarget() != "":
 		return true
@@ -2181,12 +2182,12 @@ func (c *mcpCtx) allLocalDest() bool {
 // containerTarget names the container a destroy applies to ("repository", "Namespace"), if any.
 func (c *mcpCtx) containerTarget() string {
 	// The head noun decides: "delete_repository" deletes a repository, "delete_table_row" a row.
-	if n := len(c.objWords); n > 0 && mcpContainerNouns[c.objWords[n-1]] {
+	if n := len(c.objWords); n > 0 && mcpContainerNouns.has(c.objWords[n-1]) {
 		return c.objWords[n-1]
 	}
 	for _, k := range []string{"kind", "type", "resourcetype", "resource"} {
 		if a, ok := c.top(k); ok {
-			if w := mcpFirstWord(mcpSplitWords(a.val), mcpContainerNouns); w != "" {
+			if w := mcpFirstWord(mcpSplitWords(a.val), mcpContainerNouns.get()); w != "" {
 				return mcpCleanText(a.val, 30)
 			}
 		}
@@ -2257,7 +2258,7 @@ func (c *mcpCtx) localCluster() string {
 // created (create_draft) or drafted (draft_email).
 func (c *mcpCtx) draft() bool {
 	return c.act == mcpActWrite && (mcpAnyWord(c.actWords, mcpWordSet("create add new save")) &&
-		mcpAnyWord(c.objWords, mcpDraftNouns) || len(c.toolWords) > 0 && c.toolWords[0] == "draft") &&
+		mcpAnyWord(c.objWords, mcpDraftNouns.get()) || len(c.toolWords) > 0 && c.toolWords[0] == "draft") &&
 		!mcpAnyWord(c.actWords, mcpWordSet("send publish share post"))
 }
 
@@ -2265,20 +2266,20 @@ func (c *mcpCtx) draft() bool {
 // project's repo"; messages to the team are not external parties): work items on code
 // hosts, issue and error trackers and team wikis, and posts to a team chat channel.
 var (
-	mcpTrackerServers = mcpWordSet(`github gitlab bitbucket gitea forgejo linear jira atlassian sentry notion confluence
-		asana clickup shortcut youtrack trello`)
-	mcpTeamChatServers = mcpWordSet(`slack mattermost`)
+	mcpTrackerServers = wordSet{words: `github gitlab bitbucket gitea forgejo linear jira atlassian sentry notion confluence
+		asana clickup shortcut youtrack trello`}
+	mcpTeamChatServers = wordSet{words: `slack mattermost`}
 	// Work items an agent files or moves along as part of the work.
-	mcpWorkItemNouns = mcpWordSet(`issue issues pull pr prs mr request branch branches page pages ticket tickets task
-		tasks story stories epic epics label labels milestone`)
-	mcpWorkItemVerbs = mcpWordSet(`create add new open update edit transition assign label move set`)
+	mcpWorkItemNouns = wordSet{words: `issue issues pull pr prs mr request branch branches page pages ticket tickets task
+		tasks story stories epic epics label labels milestone`}
+	mcpWorkItemVerbs = wordSet{words: `create add new open update edit transition assign label move set`}
 	// Objects that are not work items: settings and access (branch protection, members, keys,
 	// webhooks, visibility), anything a comment or review says to people, whole containers.
-	mcpNotWorkItemNouns = mcpWordSet(`setting settings protection rule rules ruleset permission permissions member
+	mcpNotWorkItemNouns = wordSet{words: `setting settings protection rule rules ruleset permission permissions member
 		members collaborator collaborators team teams user users invite invitation access key keys secret secrets variable
 		variables webhook webhooks hook hooks visibility repository repositories repo repos project projects
 		workspace org organization release releases deployment deployments workflow workflows gist gists comment
-		comments note notes review reviews reply message messages discussion`)
+		comments note notes review reviews reply message messages discussion`}
 	// Channels shared with other companies (Slack Connect's "ext-" naming convention) or with
 	// customers, partners, vendors or guests: messages there reach external parties.
 	// "cust" is the usual abbreviation (C05CUST-GLOBEX, #cust-acme); "custom…" is not.
@@ -2293,7 +2294,7 @@ var (
 // service, a closing or archiving state, a forced write, or a channel shared with outsiders.
 func (c *mcpCtx) teamWork() string {
 	// A read-only hint on a tool that writes is a server misdescribing itself: not routine.
-	tracker, chat := mcpAnyWord(c.serverWords, mcpTrackerServers), mcpAnyWord(c.serverWords, mcpTeamChatServers)
+	tracker, chat := mcpAnyWord(c.serverWords, mcpTrackerServers.get()), mcpAnyWord(c.serverWords, mcpTeamChatServers.get())
 	fileDelete := c.act == mcpActDestroy && c.actWord == "delete" && mcpAnyWord(c.toolWords, mcpWordSet("file files"))
 	if !tracker && !chat || c.act != mcpActWrite && !fileDelete || c.local || c.httpSend || c.browser || c.ro || len(c.secrets) > 0 || c.forced() || c.prodHint != "" {
 		return ""
@@ -2324,7 +2325,7 @@ func (c *mcpCtx) teamWork() string {
 		if c.knownAs(catalog.MCPToolWorkItem) {
 			return c.known.What + " on " + mcpOrStr(c.server, "the tracker")
 		}
-		if mcpAnyWord(c.objWords, mcpNotWorkItemNouns) || mcpAnyWord(c.toolWords, mcpNotWorkItemNouns) {
+		if mcpAnyWord(c.objWords, mcpNotWorkItemNouns.get()) || mcpAnyWord(c.toolWords, mcpNotWorkItemNouns.get()) {
 			return ""
 		}
 		if mcpAnyWord(c.toolWords, mcpWordSet("file files contents")) && mcpAnyWord(c.toolWords, mcpWordSet("push create update delete")) {
@@ -2342,7 +2343,7 @@ func (c *mcpCtx) teamWork() string {
 		if fileDelete {
 			return ""
 		}
-		if !mcpWorkItemVerbs[c.actWord] || !mcpAnyWord(c.objWords, mcpWorkItemNouns) && !mcpAnyWord(c.toolWords, mcpWorkItemNouns) {
+		if !mcpWorkItemVerbs.has(c.actWord) || !mcpAnyWord(c.objWords, mcpWorkItemNouns.get()) && !mcpAnyWord(c.toolWords, mcpWorkItemNouns.get()) {
 			return ""
 		}
 		if h, ok := c.top("head"); ok && strings.Contains(h.val, ":") {
@@ -2353,7 +2354,7 @@ func (c *mcpCtx) teamWork() string {
 		}
 		return mcpVerb3(c.actWord) + " " + c.object("a work item") + " on " + mcpOrStr(c.server, "the tracker")
 	case chat:
-		if fileDelete || !mcpAnyWord(c.actWords, mcpWordSet("post send reply message")) && !mcpAnyWord(c.actWords, mcpReactionWords) {
+		if fileDelete || !mcpAnyWord(c.actWords, mcpWordSet("post send reply message")) && !mcpAnyWord(c.actWords, mcpReactionWords.get()) {
 			return ""
 		}
 		ch, ok := c.top("channel", "channelid", "channelname")
@@ -2365,7 +2366,7 @@ func (c *mcpCtx) teamWork() string {
 				return ""
 			}
 		}
-		if mcpAnyWord(c.actWords, mcpReactionWords) {
+		if mcpAnyWord(c.actWords, mcpReactionWords.get()) {
 			return "reacts to a message in the team channel " + mcpCleanText(ch.val, 60)
 		}
 		return "posts to the team channel " + mcpCleanText(ch.val, 60)
@@ -2388,7 +2389,7 @@ func mcpHostOfService(host string, serverWords []string) bool {
 			return true
 		}
 	}
-	for w := range mcpTrackerServers {
+	for w := range mcpTrackerServers.get() {
 		if of(w) {
 			return true
 		}
@@ -2616,10 +2617,12 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 
 // mcpFreeTextKeys hold prose or code meant as data (an issue body, a SQL query): shell
 // metacharacters there are normal and not an injection.
-var mcpFreeTextKeys = map[string]bool{"body": true, "text": true, "content": true, "message": true, "description": true, "title": true,
-	"comment": true, "markdown": true, "notes": true, "note": true, "summary": true, "query": true, "sql": true, "code": true,
-	"script": true, "prompt": true, "html": true, "css": true, "reason": true, "subject": true, "patch": true, "diff": true,
-	"newstring": true, "oldstring": true, "newtext": true, "oldtext": true, "source": true, "template": true, "value": false}
+var mcpFreeTextKeys = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"body": true, "text": true, "content": true, "message": true, "description": true, "title": true,
+		"comment": true, "markdown": true, "notes": true, "note": true, "summary": true, "query": true, "sql": true, "code": true,
+		"script": true, "prompt": true, "html": true, "css": true, "reason": true, "subject": true, "patch": true, "diff": true,
+		"newstring": true, "oldstring": true, "newtext": true, "oldtext": true, "source": true, "template": true, "value": false}
+}}
 
 // mcpInjections looks for shell injection in argument values: a server that interpolates
 // "health; curl … | sh" into a command line runs the tail. Values outside free-text fields
@@ -2628,7 +2631,7 @@ var mcpFreeTextKeys = map[string]bool{"body": true, "text": true, "content": tru
 func (a *Analyzer) mcpInjections(ctx context.Context, c *mcpCtx) []Finding {
 	var out []Finding
 	for _, arg := range c.args {
-		if !arg.str || mcpFreeTextKeys[arg.nkey] || len(arg.val) > mcpMaxScan || !strings.ContainsAny(arg.val, ";|&`$") {
+		if !arg.str || mcpFreeTextKeys.get()[arg.nkey] || len(arg.val) > mcpMaxScan || !strings.ContainsAny(arg.val, ";|&`$") {
 			continue
 		}
 		if !(strings.Contains(arg.val, ";") || strings.Contains(arg.val, "|") || strings.Contains(arg.val, "&&") || strings.Contains(arg.val, "$(") || strings.Contains(arg.val, "`")) {

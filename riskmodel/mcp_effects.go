@@ -19,15 +19,15 @@ import (
 // 1. A server's own safety configuration.
 
 // mcpConfigToolWords mark a tool that changes its server's settings.
-var mcpConfigToolWords = mcpWordSet(`config configuration configs setting settings preference preferences option options`)
+var mcpConfigToolWords = wordSet{words: `config configuration configs setting settings preference preferences option options`}
 
 // mcpConfigSetWords are the verbs of a settings change.
-var mcpConfigSetWords = mcpWordSet(`set update write change edit put modify patch save apply configure`)
+var mcpConfigSetWords = wordSet{words: `set update write change edit put modify patch save apply configure`}
 
 // mcpConfigNameKeys hold the name of the setting a generic set_config call changes;
 // mcpConfigValueKeys its new value.
-var mcpConfigNameKeys = mcpWordSet(`key name setting option configkey settingname field property path`)
-var mcpConfigValueKeys = mcpWordSet(`value values newvalue settingvalue data`)
+var mcpConfigNameKeys = wordSet{words: `key name setting option configkey settingname field property path`}
+var mcpConfigValueKeys = wordSet{words: `value values newvalue settingvalue data`}
 
 // mcpSandboxControl classifies a setting name as a sandbox or permission control: "allow" for
 // lists of what may be reached or run (allowedDirectories, allowlist, trustedFolders), "block"
@@ -133,10 +133,10 @@ func mcpStrings(v any) []string {
 
 // selfSandboxWiden finds a settings call that widens the server's own sandbox.
 func (c *mcpCtx) selfSandboxWiden() string {
-	if c.req.Arguments == nil || !mcpAnyWord(c.toolWords, mcpConfigToolWords) {
+	if c.req.Arguments == nil || !mcpAnyWord(c.toolWords, mcpConfigToolWords.get()) {
 		return ""
 	}
-	if !mcpAnyWord(c.toolWords, mcpConfigSetWords) && c.act < mcpActWrite {
+	if !mcpAnyWord(c.toolWords, mcpConfigSetWords.get()) && c.act < mcpActWrite {
 		return ""
 	}
 	// set_config_value {key, value}: the setting is named by an argument.
@@ -145,10 +145,10 @@ func (c *mcpCtx) selfSandboxWiden() string {
 	hasValue := false
 	for k, v := range c.req.Arguments {
 		nk := mcpNormKey(k)
-		if s, ok := v.(string); ok && mcpConfigNameKeys[nk] && name == "" {
+		if s, ok := v.(string); ok && mcpConfigNameKeys.has(nk) && name == "" {
 			name = s
 		}
-		if mcpConfigValueKeys[nk] {
+		if mcpConfigValueKeys.has(nk) {
 			value, hasValue = v, true
 		}
 	}
@@ -179,8 +179,8 @@ type mcpWrite struct {
 	content string
 }
 
-var mcpWritePathKeys = mcpWordSet(`path filepath filename file targetfile`)
-var mcpWriteContentKeys = mcpWordSet(`content contents newtext newstring newstr text body filecontent data`)
+var mcpWritePathKeys = wordSet{words: `path filepath filename file targetfile`}
+var mcpWriteContentKeys = wordSet{words: `content contents newtext newstring newstr text body filecontent data`}
 
 // writes lists the (path, content) pairs of a write call: write_file {path, content},
 // edit_file {path, edits:[{newText}]}, push_files {files:[{path, content}]}, and the GitLab
@@ -197,14 +197,14 @@ func (c *mcpCtx) writes() []mcpWrite {
 			return
 		}
 		for k, v := range m {
-			if s, ok := v.(string); ok && mcpWritePathKeys[mcpNormKey(k)] {
+			if s, ok := v.(string); ok && mcpWritePathKeys.has(mcpNormKey(k)) {
 				p = s
 			}
 		}
 		for k, v := range m {
 			switch x := v.(type) {
 			case string:
-				if mcpWriteContentKeys[mcpNormKey(k)] && p != "" {
+				if mcpWriteContentKeys.has(mcpNormKey(k)) && p != "" {
 					out = append(out, mcpWrite{path: p, content: mcpClip(x, 64<<10)})
 				}
 			case map[string]any:
@@ -422,15 +422,15 @@ func (c *mcpCtx) hookPhonesHome() string {
 // ---------------------------------------------------------------------------------------------
 // 3. A search for key material outside the workspace.
 
-var mcpSearchToolWords = mcpWordSet(`search find glob locate grep list walk scan`)
-var mcpPatternKeys = mcpWordSet(`pattern patterns query glob globs name namepattern filepattern include includes regex filename search`)
+var mcpSearchToolWords = wordSet{words: `search find glob locate grep list walk scan`}
+var mcpPatternKeys = wordSet{words: `pattern patterns query glob globs name namepattern filepattern include includes regex filename search`}
 
 // mcpKeyMaterialExts are file extensions of private keys, certificates and credential stores.
-var mcpKeyMaterialExts = mcpWordSet(`pem key p12 pfx jks keystore ppk kdbx asc gpg der p8 ovpn`)
+var mcpKeyMaterialExts = wordSet{words: `pem key p12 pfx jks keystore ppk kdbx asc gpg der p8 ovpn`}
 
 // mcpKeyMaterialNames are file names of keys and credential stores.
-var mcpKeyMaterialNames = mcpWordSet(`.env credentials credentials.json .netrc .pgpass .git-credentials .npmrc .pypirc
-	secrets secrets.json secrets.yaml secrets.yml .htpasswd shadow wallet.dat .dockercfg config.json`)
+var mcpKeyMaterialNames = wordSet{words: `.env credentials credentials.json .netrc .pgpass .git-credentials .npmrc .pypirc
+	secrets secrets.json secrets.yaml secrets.yml .htpasswd shadow wallet.dat .dockercfg config.json`}
 
 // mcpKeyPattern says which key material a search pattern names ("" if none).
 func mcpKeyPattern(p string) string {
@@ -443,13 +443,13 @@ func mcpKeyPattern(p string) string {
 		switch {
 		case strings.HasPrefix(b, "id_rsa") || strings.HasPrefix(b, "id_dsa") || strings.HasPrefix(b, "id_ecdsa") || strings.HasPrefix(b, "id_ed25519"):
 			return "SSH private keys (" + tok + ")"
-		case mcpKeyMaterialNames[b] && b != "config.json" || b == ".env" || strings.HasPrefix(b, ".env.") && b != ".env.example" && b != ".env.sample":
+		case mcpKeyMaterialNames.has(b) && b != "config.json" || b == ".env" || strings.HasPrefix(b, ".env.") && b != ".env.example" && b != ".env.sample":
 			return "credential files (" + tok + ")"
 		}
-		if strings.Contains(p, ".{") && mcpKeyMaterialExts[b] { // *.{pem,key}
+		if strings.Contains(p, ".{") && mcpKeyMaterialExts.has(b) { // *.{pem,key}
 			return "key files (" + p + ")"
 		}
-		if i := strings.LastIndexByte(b, '.'); i >= 0 && strings.HasPrefix(base, "*") && mcpKeyMaterialExts[b[i+1:]] {
+		if i := strings.LastIndexByte(b, '.'); i >= 0 && strings.HasPrefix(base, "*") && mcpKeyMaterialExts.has(b[i+1:]) {
 			return "key files (" + tok + ")"
 		}
 	}
@@ -459,12 +459,12 @@ func mcpKeyPattern(p string) string {
 // keyMaterialSearch finds a file search for keys or credential files across the home
 // directory, the whole filesystem or another place outside the workspace.
 func (c *mcpCtx) keyMaterialSearch() string {
-	if !mcpAnyWord(c.toolWords, mcpSearchToolWords) || c.act >= mcpActWrite {
+	if !mcpAnyWord(c.toolWords, mcpSearchToolWords.get()) || c.act >= mcpActWrite {
 		return ""
 	}
 	what := ""
 	for _, a := range c.args {
-		if a.str && a.depth <= 2 && mcpPatternKeys[a.nkey] {
+		if a.str && a.depth <= 2 && mcpPatternKeys.has(a.nkey) {
 			if w := mcpKeyPattern(mcpClip(a.val, 1024)); w != "" {
 				what = w
 				break
@@ -490,12 +490,12 @@ func (c *mcpCtx) keyMaterialSearch() string {
 // ---------------------------------------------------------------------------------------------
 // 4. Customer data posted to a channel that is not the team's own.
 
-var mcpChannelKeys = mcpWordSet(`channel channelid channelname channels conversation conversationid chatid room roomid
-	thread to recipient recipients email emails webhook`)
+var mcpChannelKeys = wordSet{words: `channel channelid channelname channels conversation conversationid chatid room roomid
+	thread to recipient recipients email emails webhook`}
 
 // mcpExternalChannelWords mark a shared or external channel.
-var mcpExternalChannelWords = mcpWordSet(`ext external partner partners shared vendor vendors customer customers client
-	clients guest guests public connect contractor contractors agency`)
+var mcpExternalChannelWords = wordSet{words: `ext external partner partners shared vendor vendors customer customers client
+	clients guest guests public connect contractor contractors agency`}
 
 var (
 	mcpRePhone    = lazyRegexp(`(?:\+\d{1,3}[ .-]?)?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b`)
@@ -505,12 +505,12 @@ var (
 // messagePII finds a message carrying several people's personal data to a destination that
 // is not clearly the team's own; sure when the destination is explicitly external.
 func (c *mcpCtx) messagePII() (string, bool) {
-	if !c.sends || c.httpSend || c.browser || !mcpAnyWord(c.serverWords, mcpMessagingWords) && !mcpAnyWord(c.toolWords, mcpMessagingWords) {
+	if !c.sends || c.httpSend || c.browser || !mcpAnyWord(c.serverWords, mcpMessagingWords.get()) && !mcpAnyWord(c.toolWords, mcpMessagingWords.get()) {
 		return "", false
 	}
 	people, extra := 0, false
 	for _, a := range c.args {
-		if !a.str || !mcpBodyKeys[a.nkey] && !mcpFreeTextKeys[a.nkey] {
+		if !a.str || !mcpBodyKeys.has(a.nkey) && !mcpFreeTextKeys.get()[a.nkey] {
 			continue
 		}
 		t := mcpClip(a.val, 64<<10)
@@ -522,15 +522,15 @@ func (c *mcpCtx) messagePII() (string, bool) {
 	}
 	dest, external := "", false
 	for _, a := range c.args {
-		if !a.str || !mcpChannelKeys[a.nkey] || a.depth > 2 {
+		if !a.str || !mcpChannelKeys.has(a.nkey) || a.depth > 2 {
 			continue
 		}
 		dest = a.val
-		if mcpAnyWord(mcpSplitWords(a.val), mcpExternalChannelWords) || mcpReExternalChannel().MatchString(a.val) {
+		if mcpAnyWord(mcpSplitWords(a.val), mcpExternalChannelWords.get()) || mcpReExternalChannel().MatchString(a.val) {
 			external = true
 		}
 		for _, m := range mcpEmailRe().FindAllStringSubmatch(mcpClip(a.val, 4096), 16) {
-			if mcpWebmailDomains[strings.ToLower(m[1])] {
+			if mcpWebmailDomains.has(strings.ToLower(m[1])) {
 				external = true
 			}
 		}

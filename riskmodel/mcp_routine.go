@@ -18,7 +18,7 @@ import (
 
 // mcpVCSPaymentHomonyms are payment words that are verbs of version control: git_checkout
 // switches branches, it does not pay.
-var mcpVCSPaymentHomonyms = mcpWordSet(`checkout`)
+var mcpVCSPaymentHomonyms = wordSet{words: `checkout`}
 
 // vcsServer reports a local git server or a code host, where mcpVCSPaymentHomonyms are git's.
 func (c *mcpCtx) vcsServer() bool {
@@ -28,13 +28,13 @@ func (c *mcpCtx) vcsServer() bool {
 // paymentWords reports the payment vocabulary in the server's name and the action (the
 // arguments, free text, never count), without git's homonyms on a git server.
 func (c *mcpCtx) paymentWords() bool {
-	if mcpAnyWord(c.actWords, mcpPaymentVerbs) {
+	if mcpAnyWord(c.actWords, mcpPaymentVerbs.get()) {
 		return true
 	}
 	vcs := c.vcsServer()
 	for _, ws := range [][]string{c.serverWords, c.actWords} {
 		for _, w := range ws {
-			if mcpPaymentWords[w] && !(vcs && mcpVCSPaymentHomonyms[w]) {
+			if mcpPaymentWords.has(w) && !(vcs && mcpVCSPaymentHomonyms.has(w)) {
 				return true
 			}
 		}
@@ -50,10 +50,10 @@ func (c *mcpCtx) prodNameArg(a mcpArg) bool {
 	if strings.ContainsAny(strings.TrimSpace(a.val), " \t\n") {
 		return false
 	}
-	if !mcpWorkItemFieldKeys[a.nkey] {
+	if !mcpWorkItemFieldKeys.has(a.nkey) {
 		return true // env, environment, namespace, cluster, …: an environment wherever it is named
 	}
-	return c.infra || !mcpAnyWord(c.serverWords, mcpTrackerServers) && !mcpAnyWord(c.serverWords, mcpTeamChatServers)
+	return c.infra || !mcpAnyWord(c.serverWords, mcpTrackerServers.get()) && !mcpAnyWord(c.serverWords, mcpTeamChatServers.get())
 }
 
 // applyToolCatalog settles the action of a tool the MCP tool catalogue knows, when its name
@@ -131,9 +131,9 @@ func mcpNormName(s string) string {
 
 // mcpSiteKeys name the tracker site, organisation, space or team a call goes to; an issue
 // key names its team ("CUST-88" is the customer team's).
-var mcpSiteKeys = mcpWordSet(`cloudid site siteurl sitename domain instance baseurl org organization orgslug workspace
+var mcpSiteKeys = wordSet{words: `cloudid site siteurl sitename domain instance baseurl org organization orgslug workspace
 	workspaceslug team teamkey teamid space spacekey owner namespace issueid issuekey issueidorkey issueidentifier
-	ticketid ticketkey`)
+	ticketid ticketkey`}
 
 // mcpReServiceDeskKey matches the issue key of a service-desk project ("SUP-1", "HELP-20",
 // "CS-4"): its comments reach the customer who raised the request.
@@ -144,7 +144,7 @@ var mcpReServiceDeskKey = lazyRegexp(`(?i)^(sup|support|help|helpdesk|hd|sd|desk
 // desk, "" otherwise.
 func (c *mcpCtx) externalSite() string {
 	for _, a := range c.args {
-		if !a.str || a.depth > 2 || !mcpSiteKeys[a.nkey] {
+		if !a.str || a.depth > 2 || !mcpSiteKeys.has(a.nkey) {
 			continue
 		}
 		if mcpReExternalChannel().MatchString(a.val) || strings.HasPrefix(a.nkey, "issue") && mcpReServiceDeskKey().MatchString(strings.TrimSpace(a.val)) {
@@ -155,21 +155,21 @@ func (c *mcpCtx) externalSite() string {
 }
 
 // mcpCommentNouns are the objects of a comment on a work item.
-var mcpCommentNouns = mcpWordSet(`comment comments note notes reply`)
+var mcpCommentNouns = wordSet{words: `comment comments note notes reply`}
 
 // mcpReactionWords mark a reaction to a chat message.
-var mcpReactionWords = mcpWordSet(`react reaction reactions emoji`)
+var mcpReactionWords = wordSet{words: `react reaction reactions emoji`}
 
 // teamComment says what a call does when it comments on a work item of the project's own
 // tracker: on a code host only on the project's own repository (comments elsewhere are
 // messages to outside maintainers), on another tracker when its site is not another party's.
 func (c *mcpCtx) teamComment() string {
-	if !mcpAnyWord(c.objWords, mcpCommentNouns) && !mcpAnyWord(c.toolWords, mcpCommentNouns) ||
-		!mcpCommentVerbs[c.actWord] && !(c.actWord == "" && c.actFrom == "name") {
+	if !mcpAnyWord(c.objWords, mcpCommentNouns.get()) && !mcpAnyWord(c.toolWords, mcpCommentNouns.get()) ||
+		!mcpCommentVerbs.has(c.actWord) && !(c.actWord == "" && c.actFrom == "name") {
 		return ""
 	}
 	for _, w := range append(append([]string{}, c.objWords...), c.toolWords...) {
-		if mcpNotWorkItemNouns[w] && !mcpCommentNouns[w] {
+		if mcpNotWorkItemNouns.has(w) && !mcpCommentNouns.has(w) {
 			return "" // a review, a discussion, a release note: not a comment on a work item
 		}
 	}
@@ -211,7 +211,7 @@ func (c *mcpCtx) gitKeepsWork() string {
 			return ""
 		}
 		for _, a := range c.args {
-			if a.str && mcpGitResetLoseModes[strings.ToLower(strings.TrimLeft(strings.TrimSpace(a.val), "-"))] {
+			if a.str && mcpGitResetLoseModes.has(strings.ToLower(strings.TrimLeft(strings.TrimSpace(a.val), "-"))) {
 				return ""
 			}
 		}
@@ -229,7 +229,7 @@ func (c *mcpCtx) settleGit() {
 		return
 	}
 	for _, p := range c.paths {
-		if p.op == mcpOpDelete && mcpCwdKeys[mcpNormKey(p.key)] || p.op == mcpOpDelete && mcpNormKey(p.key) == "path" {
+		if p.op == mcpOpDelete && mcpCwdKeys.has(mcpNormKey(p.key)) || p.op == mcpOpDelete && mcpNormKey(p.key) == "path" {
 			p.op = mcpOpMention
 		}
 	}
@@ -239,13 +239,13 @@ func (c *mcpCtx) settleGit() {
 // Local databases.
 
 // mcpFileDBServerWords mark a server whose database is a local file.
-var mcpFileDBServerWords = mcpWordSet(`sqlite sqlite3 duckdb`)
+var mcpFileDBServerWords = wordSet{words: `sqlite sqlite3 duckdb`}
 
 // localFileDB reports a call to a server of a local file database (SQLite, DuckDB) that
 // names no database file outside the workspace and no other host: the file the server was
 // started on is the project's development data (docs/policy.md: workspace writes).
 func (c *mcpCtx) localFileDB() bool {
-	if !mcpAnyWord(c.serverWords, mcpFileDBServerWords) || len(c.urls) > 0 {
+	if !mcpAnyWord(c.serverWords, mcpFileDBServerWords.get()) || len(c.urls) > 0 {
 		return false
 	}
 	for _, p := range c.paths {
@@ -254,7 +254,7 @@ func (c *mcpCtx) localFileDB() bool {
 		}
 	}
 	for _, a := range c.args {
-		if a.str && a.depth == 1 && mcpDBRemoteKeys[a.nkey] && strings.TrimSpace(a.val) != "" {
+		if a.str && a.depth == 1 && mcpDBRemoteKeys.has(a.nkey) && strings.TrimSpace(a.val) != "" {
 			return false
 		}
 	}
@@ -265,7 +265,7 @@ func (c *mcpCtx) localFileDB() bool {
 // Local development services.
 
 var (
-	mcpContainerEngineWords = mcpWordSet(`docker podman compose nerdctl`)
+	mcpContainerEngineWords = wordSet{words: `docker podman compose nerdctl`}
 	// mcpComposeHostEscape finds compose settings that reach the host: they are judged by
 	// mcp.privileged-workload or are asked about, never routine.
 	mcpComposeHostEscape = lazyRegexp(`(?im)^\s*-?\s*(?:privileged|network_mode|pid|ipc|cap_add|devices|security_opt|userns_mode|cgroup_parent)\s*:|docker\.sock|\bhost_ip\b|\bpublished\s*:`)
@@ -322,7 +322,7 @@ func mcpComposeItems(text string, key func() *regexp.Regexp) [][]string {
 // the project and asks for no host privileges, and nothing in the call names production or a
 // remote engine. "" otherwise.
 func (c *mcpCtx) localDevService() string {
-	if !mcpAnyWord(append(append([]string{}, c.serverWords...), c.toolWords...), mcpContainerEngineWords) ||
+	if !mcpAnyWord(append(append([]string{}, c.serverWords...), c.toolWords...), mcpContainerEngineWords.get()) ||
 		c.infra || c.prodHint != "" || len(c.secrets) > 0 || len(c.urls) > 0 || c.act < mcpActWrite {
 		return ""
 	}
@@ -331,7 +331,7 @@ func (c *mcpCtx) localDevService() string {
 		return ""
 	}
 	for _, a := range c.args {
-		if a.str && a.depth == 1 && mcpEngineRemoteKeys[a.nkey] {
+		if a.str && a.depth == 1 && mcpEngineRemoteKeys.has(a.nkey) {
 			return "" // another engine than this machine's
 		}
 	}
@@ -382,31 +382,31 @@ func mcpLoopbackPort(spec string) bool {
 // Secrets and messages.
 
 var (
-	mcpSecretManagerWords = mcpWordSet(`vault secretsmanager secretmanager onepassword 1password op doppler infisical
-		bitwarden bw keeper lastpass akeyless keyvault`)
-	mcpSecretNouns     = mcpWordSet(`secret secrets password passwords credential credentials`)
-	mcpSecretHeadNouns = mcpWordSet(`secret secrets password passwords credential credentials value values field item
-		data version kv`)
+	mcpSecretManagerWords = wordSet{words: `vault secretsmanager secretmanager onepassword 1password op doppler infisical
+		bitwarden bw keeper lastpass akeyless keyvault`}
+	mcpSecretNouns     = wordSet{words: `secret secrets password passwords credential credentials`}
+	mcpSecretHeadNouns = wordSet{words: `secret secrets password passwords credential credentials value values field item
+		data version kv`}
 	// Reads that return metadata about secrets, not their values.
-	mcpSecretMetaWords = mcpWordSet(`list ls search names metadata describe policy policies scanning alert alerts
-		rotation audit`)
+	mcpSecretMetaWords = wordSet{words: `list ls search names metadata describe policy policies scanning alert alerts
+		rotation audit`}
 )
 
 // secretValueRead reports a read of secret values from a secret manager or a secrets API
 // (read_secret, get_secret_value), and whether it is bulk (no single path or name).
 func (c *mcpCtx) secretValueRead() (hit, bulk bool) {
-	if c.act != mcpActRead || c.kube() || c.shell != nil || len(c.sql) > 0 || mcpAnyWord(c.actWords, mcpSecretMetaWords) {
+	if c.act != mcpActRead || c.kube() || c.shell != nil || len(c.sql) > 0 || mcpAnyWord(c.actWords, mcpSecretMetaWords.get()) {
 		return false, false
 	}
 	n := len(c.objWords)
-	secretObj := mcpAnyWord(c.objWords, mcpSecretNouns) && n > 0 && mcpSecretHeadNouns[c.objWords[n-1]]
-	manager := mcpAnyWord(c.serverWords, mcpSecretManagerWords) && n > 0 && mcpSecretHeadNouns[c.objWords[n-1]]
+	secretObj := mcpAnyWord(c.objWords, mcpSecretNouns.get()) && n > 0 && mcpSecretHeadNouns.has(c.objWords[n-1])
+	manager := mcpAnyWord(c.serverWords, mcpSecretManagerWords.get()) && n > 0 && mcpSecretHeadNouns.has(c.objWords[n-1])
 	if !secretObj && !manager {
 		return false, false
 	}
 	named := false
 	for _, a := range c.args {
-		if a.str && a.depth == 1 && mcpSecretNameKeys[a.nkey] {
+		if a.str && a.depth == 1 && mcpSecretNameKeys.has(a.nkey) {
 			v := strings.TrimSpace(a.val)
 			if v == "" || v == "*" || strings.HasSuffix(v, "/") || strings.Contains(v, "*") {
 				return true, true
@@ -424,7 +424,7 @@ var mcpMessageField = lazyRegexp(`(?i)\b(message|messages|comment|comments|reply
 // browserMessageSubmit describes text typed into a page's message field and submitted: a
 // message to whoever runs the site. "" when the page is this machine's or no message is sent.
 func (c *mcpCtx) browserMessageSubmit() string {
-	if !c.browserish() || !mcpAnyWord(c.toolWords, mcpTypeWords) || !c.truthy("submit") {
+	if !c.browserish() || !mcpAnyWord(c.toolWords, mcpTypeWords.get()) || !c.truthy("submit") {
 		return ""
 	}
 	label, _ := c.top("element", "selector", "label", "name", "field")
@@ -444,25 +444,25 @@ func (c *mcpCtx) browserMessageSubmit() string {
 // Argument vocabularies.
 
 // mcpWorkItemFieldKeys are production keys that on a tracker or chat name the work item.
-var mcpWorkItemFieldKeys = mcpWordSet(`name project projectid`)
+var mcpWorkItemFieldKeys = wordSet{words: `name project projectid`}
 
 // mcpCommentVerbs add a comment.
-var mcpCommentVerbs = mcpWordSet(`create add new post reply comment`)
+var mcpCommentVerbs = wordSet{words: `create add new post reply comment`}
 
 // mcpGitResetLoseModes are git reset modes that overwrite the working tree.
-var mcpGitResetLoseModes = mcpWordSet(`hard merge keep`)
+var mcpGitResetLoseModes = wordSet{words: `hard merge keep`}
 
 // mcpDBRemoteKeys name a database server elsewhere.
-var mcpDBRemoteKeys = mcpWordSet(`connectionstring dsn host hostname server uri url`)
+var mcpDBRemoteKeys = wordSet{words: `connectionstring dsn host hostname server uri url`}
 
 // mcpEngineRemoteKeys name another container engine than this machine's.
-var mcpEngineRemoteKeys = mcpWordSet(`host dockerhost context endpoint`)
+var mcpEngineRemoteKeys = wordSet{words: `host dockerhost context endpoint`}
 
 // mcpSecretNameKeys name the one secret a read returns.
-var mcpSecretNameKeys = mcpWordSet(`path name secretname secretid id key item itemid field ref`)
+var mcpSecretNameKeys = wordSet{words: `path name secretname secretid id key item itemid field ref`}
 
 // mcpTypeWords are browser tools that type into a page.
-var mcpTypeWords = mcpWordSet(`type fill`)
+var mcpTypeWords = wordSet{words: `type fill`}
 
 // ---------------------------------------------------------------------------------------------
 // Rules.

@@ -29,20 +29,20 @@ import (
 // mcpSoftDestroyVerbs are destructive-sounding verbs of unknown tools that end, revoke or lose
 // something without necessarily deleting a container: they are rated like delete
 // (mcp.destroy-verb, high) but do not make a "delete the whole repository" of archive_repository.
-var mcpSoftDestroyVerbs = mcpWordSet(`void cancel archive rotate disable evict invalidate expire obliterate scrub zap
-	clobber discard retire shutdown deregister unregister decommission deactivate unprotect`)
+var mcpSoftDestroyVerbs = wordSet{words: `void cancel archive rotate disable evict invalidate expire obliterate scrub zap
+	clobber discard retire shutdown deregister unregister decommission deactivate unprotect`}
 
 // mcpHardDestroyVerbs are verbs added to the destroy class that name outright destruction.
-var mcpHardDestroyVerbs = mcpWordSet(`obliterate scrub zap clobber discard annihilate`)
+var mcpHardDestroyVerbs = wordSet{words: `obliterate scrub zap clobber discard annihilate`}
 
 // mcpKubeWords mark a Kubernetes server or tool.
-var mcpKubeWords = mcpWordSet(`kubernetes k8s kubectl kube openshift oc eks gke aks`)
+var mcpKubeWords = wordSet{words: `kubernetes k8s kubectl kube openshift oc eks gke aks`}
 
 // mcpKubeKindKeys hold the resource kind of a Kubernetes call.
 var mcpKubeKindKeys = []string{"kind", "resourcetype", "resourcekind", "resource", "type", "resources"}
 
 // mcpKubeMetaOutputs are output formats that show no Secret data (kubectl get -o name/wide).
-var mcpKubeMetaOutputs = mcpWordSet(`name wide table`)
+var mcpKubeMetaOutputs = wordSet{words: `name wide table`}
 
 // mcpKubeManifestRisk finds pod specs that escape the container: host namespaces, privileged
 // mode, added kernel capabilities (manifests as YAML or JSON text).
@@ -52,26 +52,26 @@ var mcpKubeManifestRisk = lazyRegexp(`(?i)["']?\b(hostPID|hostNetwork|hostIPC|pr
 var mcpHostPathRe = lazyRegexp(`(?is)hostPath["']?\s*:\s*\{?\s*(?:type\s*:\s*\S+\s*)?["']?path["']?\s*:\s*["']?(/[^\s"',}]*)`)
 
 // mcpSensitiveHostPaths are host paths whose mount hands the container the host.
-var mcpSensitiveHostPaths = mcpWordSet(`/ /etc /root /home /proc /sys /dev /boot /var/run/docker.sock /run/docker.sock
-	/var/run /run /var/lib/kubelet /run/containerd/containerd.sock /var/run/containerd/containerd.sock /var/lib/docker`)
+var mcpSensitiveHostPaths = wordSet{words: `/ /etc /root /home /proc /sys /dev /boot /var/run/docker.sock /run/docker.sock
+	/var/run /run /var/lib/kubelet /run/containerd/containerd.sock /var/run/containerd/containerd.sock /var/lib/docker`}
 
 // mcpForgeWords mark a code-hosting server.
-var mcpForgeWords = mcpWordSet(`github gitlab bitbucket gitea forgejo codeberg gh`)
+var mcpForgeWords = wordSet{words: `github gitlab bitbucket gitea forgejo codeberg gh`}
 
 // mcpAdminPermissions are collaborator permissions that hand over the repository.
-var mcpAdminPermissions = mcpWordSet(`admin administrator owner 50`)
-var mcpMaintainPermissions = mcpWordSet(`maintain maintainer 40`)
+var mcpAdminPermissions = wordSet{words: `admin administrator owner 50`}
+var mcpMaintainPermissions = wordSet{words: `maintain maintainer 40`}
 
 // mcpWebmailDomains are personal mailbox providers: never the project's own domain.
-var mcpWebmailDomains = mcpWordSet(`gmail.com googlemail.com outlook.com hotmail.com hotmail.co.uk live.com msn.com
+var mcpWebmailDomains = wordSet{words: `gmail.com googlemail.com outlook.com hotmail.com hotmail.co.uk live.com msn.com
 	yahoo.com yahoo.co.uk ymail.com icloud.com me.com mac.com aol.com proton.me protonmail.com protonmail.ch pm.me
 	gmx.com gmx.de gmx.net web.de mail.com yandex.ru yandex.com mail.ru zoho.com tutanota.com tuta.io tutamail.com
-	fastmail.com hey.com qq.com 163.com 126.com inbox.com hushmail.com mailfence.com`)
+	fastmail.com hey.com qq.com 163.com 126.com inbox.com hushmail.com mailfence.com`}
 
 // mcpRecipientKeys hold the recipients of a message; mcpSenderKeys its sender.
-var mcpRecipientKeys = mcpWordSet(`to cc bcc recipient recipients torecipients ccrecipients bccrecipients toaddress
-	toaddresses emails email sendto`)
-var mcpSenderKeys = mcpWordSet(`from sender fromaddress fromemail`)
+var mcpRecipientKeys = wordSet{words: `to cc bcc recipient recipients torecipients ccrecipients bccrecipients toaddress
+	toaddresses emails email sendto`}
+var mcpSenderKeys = wordSet{words: `from sender fromaddress fromemail`}
 
 var mcpEmailRe = lazyRegexp(`(?i)[a-z0-9._%+\-]+@([a-z0-9\-]+(?:\.[a-z0-9\-]+)+)`)
 
@@ -91,19 +91,19 @@ var mcpDataFileRe = []struct {
 var mcpURLSecretKeys = lazyRegexp(`(?i)(^|[_\-.])(aws|token|tok|secret|secrets|key|apikey|api_key|access_key|password|passwd|pwd|pass|session|sess|sid|cookie|cookies|auth|credential|credentials|creds|jwt|bearer|private|ssh)([_\-.]|$)|^(k|c|d|data|exfil|leak|loot)$`)
 
 // mcpURLDestroySegments are last path segments of a URL whose GET performs an action.
-var mcpURLDestroySegments = mcpWordSet(`delete remove destroy cancel void refund purge wipe reset revoke terminate
-	uninstall unsubscribe deactivate close-account erase`)
+var mcpURLDestroySegments = wordSet{words: `delete remove destroy cancel void refund purge wipe reset revoke terminate
+	uninstall unsubscribe deactivate close-account erase`}
 
 // mcpJSObfuscatedURL finds URLs a script builds at run time: protocol-relative strings,
 // atob/fromCharCode/unescape decoding, concatenated scheme parts.
 var mcpJSObfuscatedURL = lazyRegexp(`(?i)["'\x60]//[a-z0-9\-]+(\.[a-z0-9\-]+)+|\batob\s*\(|fromCharCode|\bunescape\s*\(|decodeURIComponent\s*\(\s*["'\x60]%|["'\x60]\s*\+\s*["'\x60]|["'\x60]h["'\x60]?\s*\+|\.join\s*\(\s*["'\x60]{2}\s*\)|\.reverse\s*\(\s*\)`)
 
 func (c *mcpCtx) kube() bool {
-	return mcpAnyWord(c.serverWords, mcpKubeWords) || mcpAnyWord(c.toolWords, mcpKubeWords)
+	return mcpAnyWord(c.serverWords, mcpKubeWords.get()) || mcpAnyWord(c.toolWords, mcpKubeWords.get())
 }
 
 func (c *mcpCtx) forge() bool {
-	return mcpAnyWord(c.serverWords, mcpForgeWords)
+	return mcpAnyWord(c.serverWords, mcpForgeWords.get())
 }
 
 // kubeKindWords returns the words of the resource kind(s) a Kubernetes call names.
@@ -129,7 +129,7 @@ func (c *mcpCtx) kubeSecretRead() (hit bool, bulk string) {
 	out := ""
 	if a, ok := c.top("output", "o", "format"); ok {
 		o := strings.ToLower(strings.TrimSpace(a.val))
-		if mcpKubeMetaOutputs[o] {
+		if mcpKubeMetaOutputs.has(o) {
 			return false, ""
 		}
 		if o == "yaml" || o == "json" || strings.Contains(o, ".data") || strings.Contains(o, "data.") {
@@ -198,7 +198,7 @@ func (c *mcpCtx) privilegedWorkload() string {
 				return strings.TrimSpace(m)
 			}
 			for _, m := range mcpHostPathRe().FindAllStringSubmatch(t, 8) {
-				if p := path.Clean(m[1]); mcpSensitiveHostPaths[p] {
+				if p := path.Clean(m[1]); mcpSensitiveHostPaths.has(p) {
 					return "hostPath " + p
 				}
 			}
@@ -215,7 +215,7 @@ func (c *mcpCtx) hostMount() string {
 		if i := strings.Index(src, ":"); i > 0 {
 			src = src[:i]
 		}
-		if strings.HasPrefix(src, "/") && mcpSensitiveHostPaths[path.Clean(src)] {
+		if strings.HasPrefix(src, "/") && mcpSensitiveHostPaths.has(path.Clean(src)) {
 			return "mounts the host's " + path.Clean(src)
 		}
 		return ""
@@ -306,10 +306,10 @@ func (c *mcpCtx) forgeEscalation() (string, bool) {
 					continue
 				}
 				v := strings.ToLower(strings.TrimSpace(a.val))
-				if mcpAdminPermissions[v] {
+				if mcpAdminPermissions.has(v) {
 					return fmt.Sprintf("grants %s permission on the repository", mcpCleanText(a.val, 20)), true
 				}
-				if mcpMaintainPermissions[v] {
+				if mcpMaintainPermissions.has(v) {
 					return fmt.Sprintf("grants %s permission on the repository", mcpCleanText(a.val, 20)), false
 				}
 			}
@@ -355,20 +355,20 @@ func (c *mcpCtx) messageDataExfil() (why string, sure bool) {
 		if !a.str {
 			continue
 		}
-		if mcpSenderKeys[a.nkey] && a.depth <= 3 {
+		if mcpSenderKeys.has(a.nkey) && a.depth <= 3 {
 			if m := mcpEmailRe().FindStringSubmatch(a.val); m != nil {
 				senderDomain = strings.ToLower(m[1])
 			}
 		}
 	}
 	for _, a := range c.args {
-		if !a.str || !(mcpRecipientKeys[a.nkey] || a.nkey == "address" && strings.Contains(strings.ToLower(a.path), "recipient")) {
+		if !a.str || !(mcpRecipientKeys.has(a.nkey) || a.nkey == "address" && strings.Contains(strings.ToLower(a.path), "recipient")) {
 			continue
 		}
 		for _, m := range mcpEmailRe().FindAllStringSubmatch(mcpClip(a.val, 4096), 32) {
 			d := strings.ToLower(m[1])
 			switch {
-			case mcpWebmailDomains[d] || senderDomain != "" && d != senderDomain && !strings.HasSuffix(d, "."+senderDomain):
+			case mcpWebmailDomains.has(d) || senderDomain != "" && d != senderDomain && !strings.HasSuffix(d, "."+senderDomain):
 				external, known = append(external, m[0]), true
 			case senderDomain == "" && !c.trustedHost(d):
 				// docs/policy.md: data to any host that is not the project's own.
@@ -403,7 +403,7 @@ func (c *mcpCtx) messageDataExfil() (why string, sure bool) {
 		// A body that is itself a table of people: three or more e-mail addresses on lines
 		// with separators.
 		for _, a := range c.args {
-			if a.str && mcpBodyKeys[a.nkey] && len(mcpEmailRe().FindAllString(mcpClip(a.val, 64<<10), 4)) >= 3 &&
+			if a.str && mcpBodyKeys.has(a.nkey) && len(mcpEmailRe().FindAllString(mcpClip(a.val, 64<<10), 4)) >= 3 &&
 				strings.Count(a.val, "\n") >= 2 && strings.ContainsAny(a.val, ",;\t|") {
 				what, file = "customer data", "the message body"
 				break
@@ -412,7 +412,7 @@ func (c *mcpCtx) messageDataExfil() (why string, sure bool) {
 	}
 	if what == "" {
 		for _, a := range c.args {
-			if a.str && mcpBodyKeys[a.nkey] && looksLikeSourceCode(mcpClip(a.val, 64<<10)) {
+			if a.str && mcpBodyKeys.has(a.nkey) && looksLikeSourceCode(mcpClip(a.val, 64<<10)) {
 				what, file = "source code", "the message body"
 				break
 			}
@@ -440,7 +440,7 @@ type browserURL struct {
 func (c *mcpCtx) browserURLs() []browserURL {
 	var out []browserURL
 	for _, a := range c.args {
-		if !a.str || !mcpUrlKeys[a.nkey] {
+		if !a.str || !mcpUrlKeys.has(a.nkey) {
 			continue
 		}
 		raw := strings.TrimSpace(a.val)
@@ -593,7 +593,7 @@ func mcpServiceRules() []*Rule {
 					return "", false
 				}
 				for _, a := range c.args {
-					if !a.str || !mcpScriptKeys[a.nkey] {
+					if !a.str || !mcpScriptKeys.has(a.nkey) {
 						continue
 					}
 					js := mcpClip(a.val, 64<<10)
@@ -629,7 +629,7 @@ func mcpServiceRules() []*Rule {
 				}
 				for _, u := range c.browserURLs() {
 					segs := strings.Split(strings.Trim(u.u.Path, "/"), "/")
-					if last := strings.ToLower(segs[len(segs)-1]); mcpURLDestroySegments[last] && len(segs) > 1 {
+					if last := strings.ToLower(segs[len(segs)-1]); mcpURLDestroySegments.has(last) && len(segs) > 1 {
 						return fmt.Sprintf("%s, which opens %s: visiting it may %s something in a logged-in session", c.call(), mcpCleanText(u.raw, 100), last), true
 					}
 				}

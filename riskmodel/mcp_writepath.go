@@ -11,8 +11,8 @@ package riskmodel
 // its source_path), in a call whose verb writes and that does not send, upload or attach the
 // file (those read it).
 func mcpWriteToPath(c *mcpCtx, a mcpArg, keyed, absLike bool) bool {
-	if c.act != mcpActWrite || !keyed || !absLike || mcpSourceKeys[a.nkey] || a.nkey == "attachment" || a.nkey == "attachments" {
+	if c.act != mcpActWrite || !keyed || !absLike || mcpSourceKeys.has(a.nkey) || a.nkey == "attachment" || a.nkey == "attachments" {
 		return false
 	}
-	return !mcpAnyWord(c.actWords, mcpSendVerbs) && !mcpAnyWord(c.actWords, mcpWordSet("upload attach send share import"))
+	return !mcpAnyWord(c.actWords, mcpSendVerbs.get()) && !mcpAnyWord(c.actWords, mcpWordSet("upload attach send share import"))
 }

@@ -43,11 +43,11 @@ func TestDBMigrationNames(t *testing.T) {
 		t.Fatal("dbMigrationTool's switch on name not found")
 	}
 	for n := range seen {
-		if !dbMigrationNames[n] {
+		if !dbMigrationNames.get()[n] {
 			t.Errorf("dbMigrationNames lacks %q, which dbMigrationTool's switch handles", n)
 		}
 	}
-	for n := range dbMigrationNames {
+	for n := range dbMigrationNames.get() {
 		if !seen[n] {
 			t.Errorf("dbMigrationNames has %q, which dbMigrationTool's switch does not handle", n)
 		}

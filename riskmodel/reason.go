@@ -48,7 +48,7 @@ func reasonRelates(reason string, command []string) bool {
 func reasonWords(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) >= 3 && !fillerWords[w] {
+		if len(w) >= 3 && !fillerWords.get()[w] {
 			out[w] = true
 		}
 	}
@@ -57,19 +57,21 @@ func reasonWords(s string) map[string]bool {
 
 // fillerWords carry no subject: articles, pronouns, auxiliaries and the verbs of any request
 // ("need to get", "check the", "run it").
-var fillerWords = map[string]bool{
-	"the": true, "and": true, "for": true, "with": true, "this": true, "that": true, "these": true, "those": true,
-	"from": true, "into": true, "onto": true, "which": true, "what": true, "when": true, "where": true, "why": true,
-	"how": true, "are": true, "was": true, "were": true, "has": true, "have": true, "had": true, "not": true, "but": true,
-	"its": true, "our": true, "their": true, "they": true, "them": true, "you": true, "your": true, "can": true,
-	"could": true, "should": true, "would": true, "will": true, "all": true, "any": true, "one": true, "now": true,
-	"need": true, "needs": true, "want": true, "get": true, "got": true, "set": true, "run": true, "use": true,
-	"using": true, "check": true, "checking": true, "make": true, "sure": true, "see": true, "just": true, "only": true,
-	"also": true, "then": true, "than": true, "there": true, "here": true, "out": true, "about": true, "some": true,
-	"via": true, "per": true, "new": true, "old": true, "yes": true, "true": true, "false": true, "null": true,
-	"http": true, "https": true, "www": true, "com": true, "query": true, "output": true, "text": true, "json": true,
-	"yaml": true, "value": true, "name": true,
-}
+var fillerWords = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"the": true, "and": true, "for": true, "with": true, "this": true, "that": true, "these": true, "those": true,
+		"from": true, "into": true, "onto": true, "which": true, "what": true, "when": true, "where": true, "why": true,
+		"how": true, "are": true, "was": true, "were": true, "has": true, "have": true, "had": true, "not": true, "but": true,
+		"its": true, "our": true, "their": true, "they": true, "them": true, "you": true, "your": true, "can": true,
+		"could": true, "should": true, "would": true, "will": true, "all": true, "any": true, "one": true, "now": true,
+		"need": true, "needs": true, "want": true, "get": true, "got": true, "set": true, "run": true, "use": true,
+		"using": true, "check": true, "checking": true, "make": true, "sure": true, "see": true, "just": true, "only": true,
+		"also": true, "then": true, "than": true, "there": true, "here": true, "out": true, "about": true, "some": true,
+		"via": true, "per": true, "new": true, "old": true, "yes": true, "true": true, "false": true, "null": true,
+		"http": true, "https": true, "www": true, "com": true, "query": true, "output": true, "text": true, "json": true,
+		"yaml": true, "value": true, "name": true,
+	}
+}}
 
 // namesAdmin reports an account or user name that is an administrator's: a word admin,
 // administrator, root, owner or superuser in it (root-admin, admin@acme.io, org-owner).

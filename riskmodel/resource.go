@@ -17,8 +17,10 @@ import (
 const maxRunawayText = 64 << 10
 
 // fetchTools send a request each time they run.
-var fetchTools = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true, "ab": true,
-	"hey": true, "siege": true, "wrk": true, "ping": true, "dig": true, "nslookup": true, "ssh": true, "aria2c": true, "httpie": true}
+var fetchTools = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true, "ab": true,
+		"hey": true, "siege": true, "wrk": true, "ping": true, "dig": true, "nslookup": true, "ssh": true, "aria2c": true, "httpie": true}
+}}
 
 // runawayIn returns why the request's shell code runs without bound, "" if it does not.
 func runawayIn(argv []string) string {
@@ -69,7 +71,7 @@ func runawayText(src string, depth int) string {
 			}
 		case *syntax.CallExpr:
 			// bash -c '…' nested inside: look into it too.
-			if len(n.Args) >= 3 && shells[baseName(litWord(n.Args[0]))] {
+			if len(n.Args) >= 3 && shells.get()[baseName(litWord(n.Args[0]))] {
 				for i, w := range n.Args[1 : len(n.Args)-1] {
 					if strings.HasPrefix(litWord(w), "-") && strings.Contains(litWord(w), "c") {
 						why = runawayText(litWord(n.Args[i+2]), depth+1)
@@ -197,7 +199,7 @@ func runawayBody(body []*syntax.Stmt) string {
 					exits = true
 				case name == "sleep" || name == "wait" || name == "read" || name == "inotifywait":
 					sleeps = true
-				case fetchTools[name]:
+				case fetchTools.get()[name]:
 					fetch = true
 				}
 			}
@@ -287,7 +289,7 @@ func floodPipe(p *syntax.BinaryCmd) string {
 		return ""
 	}
 	for _, a := range rw[1:] {
-		if fetchTools[baseName(a)] {
+		if fetchTools.get()[baseName(a)] {
 			return "sends a request for each of an endless or enormous number of inputs (" + lw[0] + " | " + n + ")"
 		}
 	}

@@ -150,7 +150,7 @@ func loopBodyShape(body []*syntax.Stmt) (bg, fetch, paced bool) {
 				switch name := baseName(litWord(m.Args[0])); {
 				case (name == "sleep" || name == "wait" || name == "read" || name == "break" || name == "exit") && !inBG:
 					paced = true
-				case fetchTools[name]:
+				case fetchTools.get()[name]:
 					fetch = true
 				}
 			}

@@ -199,15 +199,24 @@ func (a *Analyzer) exampleRuleIDs(ctx context.Context, k Kind, ex string) ([]str
 // builtinRules gathers every rule family in evaluation order and checks the table is sane:
 // unique ids, valid levels and categories, a check function for the rule's kind.
 func builtinRules() []*Rule {
-	var all []*Rule
-	for _, fam := range [][]*Rule{
+	fams := [][]*Rule{
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
 		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
-	} {
+		agentCLIRules(), gitCleanHomeRules(), gitRerouteRules(), mcpControlRules(),
+	}
+	// Sized once: every hook process builds the rule set, and growing the slice and the
+	// duplicate check's map rule by rule was a third of what building it allocated.
+	n := 0
+	for _, fam := range fams {
+		n += len(fam)
+	}
+	all := make([]*Rule, 0, n)
+	for _, fam := range fams {
 		all = append(all, fam...)
 	}
-	seen := map[string]bool{}
+	withCertainConds(all)
+	seen := make(map[string]bool, n)
 	for _, r := range all {
 		if r.Kind == "" {
 			r.Kind = KindExec

@@ -6,82 +6,92 @@ import (
 
 // readOnly are commands that only read and print. Commands that can also write (sed -i, find
 // -delete, awk system()) are caught by risk rules first, which is why these are baseline.
-var readOnly = map[string]bool{
-	"ls": true, "cat": true, "head": true, "tail": true, "less": true, "more": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
-	"rg": true, "ag": true, "ack": true, "find": true, "fd": true, "tree": true, "stat": true, "file": true, "du": true, "df": true, "pwd": true,
-	"echo": true, "printf": true, "which": true, "whereis": true, "type": true, "date": true, "uname": true, "whoami": true, "id": true,
-	"hostname": true, "ps": true, "pgrep": true, "uptime": true, "free": true, "sort": true, "uniq": true, "cut": true, "tr": true, "jq": true,
-	"yq": true, "diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "shasum": true, "md5": true, "basename": true,
-	"dirname": true, "realpath": true, "readlink": true, "true": true, "false": true, "test": true, "[": true, "sleep": true, "seq": true,
-	"xxd": true, "od": true, "hexdump": true, "strings": true, "column": true, "tac": true, "nl": true, "fold": true, "fmt": true, "paste": true,
-	"join": true, "comm": true, "lsof": true, "netstat": true, "ss": true, "top": true, "htop": true, "lsblk": true,
-	"locale": true, "groups": true, "getent": true, "nproc": true, "lscpu": true, "sw_vers": true, "arch": true, "tty": true, "man": true,
-	"help": true, "cal": true, "bc": true, "expr": true, "awk": true, "gawk": true, "sed": true, "zcat": true, "bat": true, "exa": true,
-	"eza": true, "base64": true, "openssl": true, "ssh-keygen": true, "printenv": true,
-	"history": true, "env": true, "jobs": true, "wait": true, "getconf": true, "ulimit": true, "vmstat": true, "iostat": true, "dmesg": true,
-	"journalctl": true, "lsusb": true, "lspci": true, "ldd": true, "nm": true, "objdump": true, "otool": true, "size": true, "identify": true,
-	"pdfinfo": true, "mdls": true, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
-	"time": true, "command": true, "hash": true, "read": true, "shasum256": true, "cksum": true, "b2sum": true, "numfmt": true, "iconv": true,
-	"csvlook": true, "glow": true, "delta": true, "difft": true, "colordiff": true,
-}
+var readOnly = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"ls": true, "cat": true, "head": true, "tail": true, "less": true, "more": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
+		"rg": true, "ag": true, "ack": true, "find": true, "fd": true, "tree": true, "stat": true, "file": true, "du": true, "df": true, "pwd": true,
+		"echo": true, "printf": true, "which": true, "whereis": true, "type": true, "date": true, "uname": true, "whoami": true, "id": true,
+		"hostname": true, "ps": true, "pgrep": true, "uptime": true, "free": true, "sort": true, "uniq": true, "cut": true, "tr": true, "jq": true,
+		"yq": true, "diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "shasum": true, "md5": true, "basename": true,
+		"dirname": true, "realpath": true, "readlink": true, "true": true, "false": true, "test": true, "[": true, "sleep": true, "seq": true,
+		"xxd": true, "od": true, "hexdump": true, "strings": true, "column": true, "tac": true, "nl": true, "fold": true, "fmt": true, "paste": true,
+		"join": true, "comm": true, "lsof": true, "netstat": true, "ss": true, "top": true, "htop": true, "lsblk": true,
+		"locale": true, "groups": true, "getent": true, "nproc": true, "lscpu": true, "sw_vers": true, "arch": true, "tty": true, "man": true,
+		"help": true, "cal": true, "bc": true, "expr": true, "awk": true, "gawk": true, "sed": true, "zcat": true, "bat": true, "exa": true,
+		"eza": true, "base64": true, "openssl": true, "ssh-keygen": true, "printenv": true,
+		"history": true, "env": true, "jobs": true, "wait": true, "getconf": true, "ulimit": true, "vmstat": true, "iostat": true, "dmesg": true,
+		"journalctl": true, "lsusb": true, "lspci": true, "ldd": true, "nm": true, "objdump": true, "otool": true, "size": true, "identify": true,
+		"pdfinfo": true, "mdls": true, "say": true, "clear": true, "tput": true, "stty": true, "watch": true,
+		"time": true, "command": true, "hash": true, "read": true, "shasum256": true, "cksum": true, "b2sum": true, "numfmt": true, "iconv": true,
+		"csvlook": true, "glow": true, "delta": true, "difft": true, "colordiff": true,
+	}
+}}
 
 // shellBuiltins change only the shell's own state.
-var shellBuiltins = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "unset": true, "set": true, "shopt": true,
-	"alias": true, "unalias": true, "local": true, "declare": true, "typeset": true, "readonly": true, "exit": true,
-	"return": true, ":": true, "shift": true, "trap": true, "umask": true, "setopt": true, "nvm": true, "deactivate": true,
-	"break": true, "continue": true, "let": true, "getopts": true, "disown": true, "fg": true, "bg": true, "builtin": true}
+var shellBuiltins = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "unset": true, "set": true, "shopt": true,
+		"alias": true, "unalias": true, "local": true, "declare": true, "typeset": true, "readonly": true, "exit": true,
+		"return": true, ":": true, "shift": true, "trap": true, "umask": true, "setopt": true, "nvm": true, "deactivate": true,
+		"break": true, "continue": true, "let": true, "getopts": true, "disown": true, "fg": true, "bg": true, "builtin": true}
+}}
 
 // netReaders are network tools that only look something up or download to stdout/workspace.
-var netReaders = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "dig": true, "nslookup": true,
-	"host": true, "ping": true, "ping6": true, "traceroute": true, "tracepath": true, "mtr": true, "whois": true, "ssh-keyscan": true,
-	"nc": true, "ncat": true, "netcat": true, "aria2c": true, "fetch": true}
+var netReaders = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "dig": true, "nslookup": true,
+		"host": true, "ping": true, "ping6": true, "traceroute": true, "tracepath": true, "mtr": true, "whois": true, "ssh-keyscan": true,
+		"nc": true, "ncat": true, "netcat": true, "aria2c": true, "fetch": true}
+}}
 
 // workspaceWriters change files; baseline-classified when every target is in the workspace or
 // a temporary directory (the fs.write rules catch the rest).
-var workspaceWriters = map[string]bool{"mkdir": true, "touch": true, "cp": true, "mv": true, "ln": true, "tee": true, "sed": true, "install": true, "tar": true, "unzip": true, "zip": true, "gzip": true, "gunzip": true, "bzip2": true, "xz": true,
-	"unxz": true, "7z": true, "rsync": true, "patch": true, "chmod": true, "truncate": true, "dd": true, "split": true, "csplit": true,
-	"ditto": true, "convert": true, "magick": true, "ffmpeg": true, "pandoc": true, "protoc": true, "sqlite3": true,
-	"mktemp": true, "ssh-keygen": true, "openssl": true, "gpg": true, "code": true, "vim": true, "nano": true, "emacs": true,
-	"vi": true, "ed": true, "sort": true, "source": true, ".": true, "ex": true, "tidy": true,
-	"prettier": true, "gofmt": true, "goimports": true, "rustfmt": true, "black": true, "exiftool": true, "mogrify": true,
-	"pngquant": true, "optipng": true, "jpegoptim": true, "svgo": true, "clang-format": true, "xmllint": true, "cmake": true}
+var workspaceWriters = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"mkdir": true, "touch": true, "cp": true, "mv": true, "ln": true, "tee": true, "sed": true, "install": true, "tar": true, "unzip": true, "zip": true, "gzip": true, "gunzip": true, "bzip2": true, "xz": true,
+		"unxz": true, "7z": true, "rsync": true, "patch": true, "chmod": true, "truncate": true, "dd": true, "split": true, "csplit": true,
+		"ditto": true, "convert": true, "magick": true, "ffmpeg": true, "pandoc": true, "protoc": true, "sqlite3": true,
+		"mktemp": true, "ssh-keygen": true, "openssl": true, "gpg": true, "code": true, "vim": true, "nano": true, "emacs": true,
+		"vi": true, "ed": true, "sort": true, "source": true, ".": true, "ex": true, "tidy": true,
+		"prettier": true, "gofmt": true, "goimports": true, "rustfmt": true, "black": true, "exiftool": true, "mogrify": true,
+		"pngquant": true, "optipng": true, "jpegoptim": true, "svgo": true, "clang-format": true, "xmllint": true, "cmake": true}
+}}
 
 // cliReads maps a CLI to the subcommands (first one or two words) that only read. A "*"
 // second level accepts any noun: gh pr list, gh issue view.
-var cliReads = map[string][]string{
-	"gh":           {"* list", "* view", "* status", "* diff", "* checks", "* watch", "status", "search *", "browse", "auth status", "api", "repo view", "run view", "run list", "release list", "release view", "workflow list", "workflow view", "label list", "gist view", "gist list", "pr checkout"},
-	"glab":         {"* list", "* view", "* status", "* diff", "mr checkout", "ci view", "ci status", "api"},
-	"crontab":      {"-l"},
-	"systemctl":    {"status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers"},
-	"launchctl":    {"list", "print", "print-disabled", "blame"},
-	"brew":         {"list", "info", "search", "outdated", "doctor", "config", "deps", "uses", "leaves", "--prefix", "--version", "home"},
-	"npm":          {"view", "ls", "list", "outdated", "config", "whoami", "ping", "explain", "why", "fund", "help", "search", "info", "doctor", "root", "prefix", "bin"},
-	"pip":          {"list", "show", "freeze", "check", "config", "debug", "index", "inspect", "help", "search"},
-	"pip3":         {"list", "show", "freeze", "check", "config", "debug", "index", "inspect", "help"},
-	"xcode-select": {"-p", "--print-path", "-v", "--version"},
-	"defaults":     {"read", "read-type", "domains", "find"},
-	"security":     {"find-certificate", "find-identity", "list-keychains", "default-keychain", "show-keychain-info", "verify-cert"},
-	"ufw":          {"status"},
-	"iptables":     {"-L", "-S", "--list", "--list-rules"},
-	"apt":          {"list", "search", "show", "policy", "depends", "rdepends"},
-	"apt-cache":    {"*"},
-	"dpkg":         {"-l", "-L", "-s", "--list", "--status", "-S"},
-	"rpm":          {"-q", "-qa", "-qi", "-ql"},
-	"snap":         {"list", "info", "find"},
-	"service":      {"--status-all"},
-	"docker":       {"version", "info"},
-	"sw_vers":      {"*"},
-	"mdfind":       {"*"},
-	"open":         {"-R"},
-	"ssh-add":      {"-l", "-L"},
-	"gpg":          {"--list-keys", "-k", "--list-secret-keys", "--fingerprint", "--verify"},
-	"openssl":      {"version", "x509", "s_client", "rand", "dgst", "req -text", "verify", "ciphers"},
-	"tmux":         {"ls", "list-sessions", "capture-pane"},
-}
+var cliReads = table[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"gh":           {"* list", "* view", "* status", "* diff", "* checks", "* watch", "status", "search *", "browse", "auth status", "api", "repo view", "run view", "run list", "release list", "release view", "workflow list", "workflow view", "label list", "gist view", "gist list", "pr checkout"},
+		"glab":         {"* list", "* view", "* status", "* diff", "mr checkout", "ci view", "ci status", "api"},
+		"crontab":      {"-l"},
+		"systemctl":    {"status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers"},
+		"launchctl":    {"list", "print", "print-disabled", "blame"},
+		"brew":         {"list", "info", "search", "outdated", "doctor", "config", "deps", "uses", "leaves", "--prefix", "--version", "home"},
+		"npm":          {"view", "ls", "list", "outdated", "config", "whoami", "ping", "explain", "why", "fund", "help", "search", "info", "doctor", "root", "prefix", "bin"},
+		"pip":          {"list", "show", "freeze", "check", "config", "debug", "index", "inspect", "help", "search"},
+		"pip3":         {"list", "show", "freeze", "check", "config", "debug", "index", "inspect", "help"},
+		"xcode-select": {"-p", "--print-path", "-v", "--version"},
+		"defaults":     {"read", "read-type", "domains", "find"},
+		"security":     {"find-certificate", "find-identity", "list-keychains", "default-keychain", "show-keychain-info", "verify-cert"},
+		"ufw":          {"status"},
+		"iptables":     {"-L", "-S", "--list", "--list-rules"},
+		"apt":          {"list", "search", "show", "policy", "depends", "rdepends"},
+		"apt-cache":    {"*"},
+		"dpkg":         {"-l", "-L", "-s", "--list", "--status", "-S"},
+		"rpm":          {"-q", "-qa", "-qi", "-ql"},
+		"snap":         {"list", "info", "find"},
+		"service":      {"--status-all"},
+		"docker":       {"version", "info"},
+		"sw_vers":      {"*"},
+		"mdfind":       {"*"},
+		"open":         {"-R"},
+		"ssh-add":      {"-l", "-L"},
+		"gpg":          {"--list-keys", "-k", "--list-secret-keys", "--fingerprint", "--verify"},
+		"openssl":      {"version", "x509", "s_client", "rand", "dgst", "req -text", "verify", "ciphers"},
+		"tmux":         {"ls", "list-sessions", "capture-pane"},
+	}
+}}
 
 // cliRead reports whether a segment is a read-only subcommand of a known CLI.
 func cliRead(s *Segment) bool {
-	subs, ok := cliReads[s.Name()]
+	subs, ok := cliReads.get()[s.Name()]
 	if !ok || len(s.Args) < 2 {
 		return false
 	}
@@ -89,7 +99,7 @@ func cliRead(s *Segment) bool {
 	if len(s.Args) > 2 {
 		w2 = s.Args[2]
 	}
-	if cliGlobalIndex[s.Name()] != nil { // gh -R o/r pr list: judge the subcommand, not the option
+	if cliGlobalIndex.get()[s.Name()] != nil { // gh -R o/r pr list: judge the subcommand, not the option
 		p := append(s.positional(0), "", "")
 		w1, w2 = p[0], p[1]
 	}
@@ -195,7 +205,7 @@ func baselineRules() []*Rule {
 			Message: "Creates or changes files inside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
-				if !workspaceWriters[n] && !strings.HasPrefix(n, "mkfs") {
+				if !workspaceWriters.get()[n] && !strings.HasPrefix(n, "mkfs") {
 					return "", false
 				}
 				ts := writeTargets(c, s)
@@ -204,7 +214,7 @@ func baselineRules() []*Rule {
 						ts = c.targets(p[1:])
 					}
 				}
-				if len(ts) == 0 && readOnly[n] {
+				if len(ts) == 0 && readOnly.get()[n] {
 					return "", false // sed without -i, sort without -o: a read
 				}
 				for _, t := range ts {
@@ -223,7 +233,7 @@ func baselineRules() []*Rule {
 			Message: "Runs a read-only command",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
-				if !readOnly[n] {
+				if !readOnly.get()[n] {
 					return "", false
 				}
 				for _, r := range s.Redirs {
@@ -244,7 +254,7 @@ func baselineRules() []*Rule {
 			ID: "base.shell-state", Baseline: true, Level: Low, Category: CatNone,
 			Message: "Changes only the shell's own state (directory, variables)",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				if shellBuiltins[s.Name()] {
+				if shellBuiltins.get()[s.Name()] {
 					return "Runs the shell builtin " + s.Name(), true
 				}
 				if len(s.Args) == 0 && len(s.Redirs) == 0 {
@@ -274,7 +284,7 @@ func baselineRules() []*Rule {
 			ID: "base.net-read", Baseline: true, Level: Low, Category: CatNetworkEgress,
 			Message: "Downloads or looks up something on the network without sending local data",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				if !netReaders[s.Name()] {
+				if !netReaders.get()[s.Name()] {
 					return "", false
 				}
 				for _, t := range writeTargets(c, s) {
@@ -322,11 +332,15 @@ func unknownFindings(c *execCtx, s *Segment) []Finding {
 }
 
 // destructiveWords are argument words (split on - _ = : /) that announce destruction.
-var destructiveWords = map[string]bool{"wipe": true, "destroy": true, "purge": true, "nuke": true, "erase": true, "obliterate": true,
-	"shred": true, "drop": true, "truncate": true, "annihilate": true, "format": true, "scorch": true, "factory": true, "teardown": true}
+var destructiveWords = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"wipe": true, "destroy": true, "purge": true, "nuke": true, "erase": true, "obliterate": true,
+		"shred": true, "drop": true, "truncate": true, "annihilate": true, "format": true, "scorch": true, "factory": true, "teardown": true}
+}}
 
 // urlOpeners hand a URL to the desktop's browser.
-var urlOpeners = map[string]bool{"open": true, "xdg-open": true, "wslview": true, "gio": true, "sensible-browser": true, "start": true}
+var urlOpeners = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"open": true, "xdg-open": true, "wslview": true, "gio": true, "sensible-browser": true, "start": true}
+}}
 
 // codeMarkers in an argument mean it carries code for something to run.
 var codeMarkers = []string{"$(", "`", "| sh", "|sh", "| bash", "|bash", "/dev/tcp/", "base64 -d", "base64 --decode", "eval ", "exec(", "system(", "os.system", "child_process", "; rm ", "&& rm ", "curl ", "wget "}
@@ -346,13 +360,13 @@ func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
 			return "with code in its arguments (" + capText(a) + ")", CatRemoteCodeExecution
 		}
 		if i := strings.Index(a, "://"); i > 0 {
-			if u := hostOf(a[max(0, strings.LastIndexAny(a[:i], "=:@ /")+1):]); u != "" && !c.trustedHost(u) && !urlOpeners[s.Name()] {
+			if u := hostOf(a[max(0, strings.LastIndexAny(a[:i], "=:@ /")+1):]); u != "" && !c.trustedHost(u) && !urlOpeners.get()[s.Name()] {
 				return "with a URL to " + u + " (what it fetches or sends cannot be seen)", CatNetworkEgress
 			}
 		}
 		if strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
 			for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return r == '-' || r == '_' }) {
-				if destructiveWords[w] {
+				if destructiveWords.get()[w] {
 					return "with the destructive option " + a, CatDataDeletion
 				}
 			}
@@ -376,7 +390,7 @@ func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
 		}
 	}
 	// A destructive verb as the first word: "frobnicate wipe prod".
-	if sub := strings.ToLower(s.Args[1]); destructiveWords[sub] {
+	if sub := strings.ToLower(s.Args[1]); destructiveWords.get()[sub] {
 		return "with the destructive verb " + sub, CatDataDeletion
 	}
 	return "", CatNone

@@ -196,12 +196,14 @@ func cloudRules() []*Rule {
 }
 
 // cloudKnownBins are the CLIs this file judges; yarn/pnpm of them are looked through.
-var cloudKnownBins = map[string]bool{"terraform": true, "tofu": true, "terragrunt": true, "pulumi": true, "kubectl": true, "oc": true,
-	"helm": true, "helmfile": true, "aws": true, "gcloud": true, "gsutil": true, "bq": true, "az": true, "doctl": true, "heroku": true,
-	"fly": true, "flyctl": true, "vercel": true, "netlify": true, "firebase": true, "supabase": true, "serverless": true, "sls": true,
-	"cdk": true, "sam": true, "eb": true, "awslocal": true, "ansible-playbook": true, "ansible": true, "stripe": true, "wrangler": true, "argocd": true,
-	"skaffold": true, "prisma": true, "knex": true, "sequelize": true, "typeorm": true, "drizzle-kit": true, "alembic": true,
-	"flyway": true, "liquibase": true, "dbmate": true, "goose": true, "atlas": true, "hasura": true}
+var cloudKnownBins = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"terraform": true, "tofu": true, "terragrunt": true, "pulumi": true, "kubectl": true, "oc": true,
+		"helm": true, "helmfile": true, "aws": true, "gcloud": true, "gsutil": true, "bq": true, "az": true, "doctl": true, "heroku": true,
+		"fly": true, "flyctl": true, "vercel": true, "netlify": true, "firebase": true, "supabase": true, "serverless": true, "sls": true,
+		"cdk": true, "sam": true, "eb": true, "awslocal": true, "ansible-playbook": true, "ansible": true, "stripe": true, "wrangler": true, "argocd": true,
+		"skaffold": true, "prisma": true, "knex": true, "sequelize": true, "typeorm": true, "drizzle-kit": true, "alembic": true,
+		"flyway": true, "liquibase": true, "dbmate": true, "goose": true, "atlas": true, "hasura": true}
+}}
 
 // cloudLayers returns a segment and the commands its runners run, outermost first, with the
 // environment hints picked up on the way.
@@ -740,25 +742,29 @@ var awsReadPrefixes = []string{"describe-", "list-", "get-", "head-", "lookup-",
 	"estimate-", "validate-", "simulate-", "test-", "detect-", "check-", "query", "scan", "wait", "tail", "ls"}
 
 // awsSecretOps print credentials or secrets even though they are named get-*.
-var awsSecretOps = map[string]bool{"get-login-password": true, "get-session-token": true, "get-authorization-token": true,
-	"get-federation-token": true, "get-credentials-for-identity": true, "get-password-data": true, "get-role-credentials": true,
-	"get-secret-value": true, "get-parameter": true, "get-parameters": true, "get-parameters-by-path": true, "assume-role": true,
-	"assume-role-with-web-identity": true, "assume-role-with-saml": true, "get-open-id-token": true, "get-login": true,
-	"get-cluster-credentials": true, "get-data-key": true, "decrypt": true, "generate-data-key": true, "export-credentials": true}
+var awsSecretOps = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"get-login-password": true, "get-session-token": true, "get-authorization-token": true,
+		"get-federation-token": true, "get-credentials-for-identity": true, "get-password-data": true, "get-role-credentials": true,
+		"get-secret-value": true, "get-parameter": true, "get-parameters": true, "get-parameters-by-path": true, "assume-role": true,
+		"assume-role-with-web-identity": true, "assume-role-with-saml": true, "get-open-id-token": true, "get-login": true,
+		"get-cluster-credentials": true, "get-data-key": true, "decrypt": true, "generate-data-key": true, "export-credentials": true}
+}}
 
 // awsDestroy are AWS operations that tear down environments (fin) or stored data (data).
-var awsDestroy = map[string]cloudKind{"ec2 terminate-instances": cloudDestroy, "cloudformation delete-stack": cloudDestroy,
-	"eks delete-cluster": cloudDestroy, "ecs delete-cluster": cloudDestroy, "organizations close-account": cloudDestroy,
-	"organizations delete-organization": cloudDestroy, "route53 delete-hosted-zone": cloudDestroy, "elasticbeanstalk terminate-environment": cloudDestroy,
-	"rds delete-db-instance": cloudDestroyData, "rds delete-db-cluster": cloudDestroyData, "rds delete-db-snapshot": cloudDestroyData,
-	"rds delete-db-cluster-snapshot": cloudDestroyData, "dynamodb delete-table": cloudDestroyData, "dynamodb delete-backup": cloudDestroyData,
-	"s3api delete-bucket": cloudDestroyData, "s3api delete-objects": cloudDestroyData, "efs delete-file-system": cloudDestroyData,
-	"redshift delete-cluster": cloudDestroyData, "elasticache delete-cache-cluster": cloudDestroyData, "elasticache delete-replication-group": cloudDestroyData,
-	"docdb delete-db-cluster": cloudDestroyData, "neptune delete-db-cluster": cloudDestroyData, "opensearch delete-domain": cloudDestroyData,
-	"es delete-elasticsearch-domain": cloudDestroyData, "ec2 delete-volume": cloudDestroyData, "ec2 delete-snapshot": cloudDestroyData,
-	"backup delete-backup-vault": cloudDestroyData, "backup delete-recovery-point": cloudDestroyData, "logs delete-log-group": cloudDestroyData,
-	"kms schedule-key-deletion": cloudDestroyData, "ecr delete-repository": cloudDestroyData, "glacier delete-vault": cloudDestroyData,
-	"secretsmanager delete-secret": cloudDestroyData, "timestream-write delete-database": cloudDestroyData, "kinesis delete-stream": cloudDestroyData}
+var awsDestroy = table[map[string]cloudKind]{build: func() map[string]cloudKind {
+	return map[string]cloudKind{"ec2 terminate-instances": cloudDestroy, "cloudformation delete-stack": cloudDestroy,
+		"eks delete-cluster": cloudDestroy, "ecs delete-cluster": cloudDestroy, "organizations close-account": cloudDestroy,
+		"organizations delete-organization": cloudDestroy, "route53 delete-hosted-zone": cloudDestroy, "elasticbeanstalk terminate-environment": cloudDestroy,
+		"rds delete-db-instance": cloudDestroyData, "rds delete-db-cluster": cloudDestroyData, "rds delete-db-snapshot": cloudDestroyData,
+		"rds delete-db-cluster-snapshot": cloudDestroyData, "dynamodb delete-table": cloudDestroyData, "dynamodb delete-backup": cloudDestroyData,
+		"s3api delete-bucket": cloudDestroyData, "s3api delete-objects": cloudDestroyData, "efs delete-file-system": cloudDestroyData,
+		"redshift delete-cluster": cloudDestroyData, "elasticache delete-cache-cluster": cloudDestroyData, "elasticache delete-replication-group": cloudDestroyData,
+		"docdb delete-db-cluster": cloudDestroyData, "neptune delete-db-cluster": cloudDestroyData, "opensearch delete-domain": cloudDestroyData,
+		"es delete-elasticsearch-domain": cloudDestroyData, "ec2 delete-volume": cloudDestroyData, "ec2 delete-snapshot": cloudDestroyData,
+		"backup delete-backup-vault": cloudDestroyData, "backup delete-recovery-point": cloudDestroyData, "logs delete-log-group": cloudDestroyData,
+		"kms schedule-key-deletion": cloudDestroyData, "ecr delete-repository": cloudDestroyData, "glacier delete-vault": cloudDestroyData,
+		"secretsmanager delete-secret": cloudDestroyData, "timestream-write delete-database": cloudDestroyData, "kinesis delete-stream": cloudDestroyData}
+}}
 
 func cloudAWS(c *execCtx, s *Segment, hints []string) []cloudOp {
 	p := s.positional(0, "--region", "--profile", "--output", "--endpoint-url", "--query", "--cli-read-timeout", "--cli-connect-timeout",
@@ -833,13 +839,13 @@ func cloudAWS(c *execCtx, s *Segment, hints []string) []cloudOp {
 		return one(cloudConfig, "Signs in or out of AWS SSO, changing the credentials later aws commands use")
 	case svc == "sts" && op == "get-caller-identity":
 		return one(cloudRead, "Shows which AWS identity the CLI uses")
-	case awsSecretOps[op]:
+	case awsSecretOps.get()[op]:
 		if svc == "secretsmanager" || svc == "ssm" {
 			return nil // credential rules
 		}
 		return one(cloudReadValues, "Prints AWS credentials or secrets with aws "+svc+" "+op)
 	}
-	if k, ok := awsDestroy[svc+" "+op]; ok {
+	if k, ok := awsDestroy.get()[svc+" "+op]; ok {
 		return one(k, "Runs aws "+svc+" "+op+", permanently deleting "+strings.TrimPrefix(strings.TrimPrefix(op, "delete-"), "terminate-")+where)
 	}
 	for _, r := range awsReadPrefixes {
@@ -857,25 +863,31 @@ func cloudAWS(c *execCtx, s *Segment, hints []string) []cloudOp {
 }
 
 // gcloudDestroy are gcloud groups whose delete tears down an environment (fin) or data.
-var gcloudDestroy = map[string]cloudKind{"projects": cloudDestroy, "compute instances": cloudDestroy, "container clusters": cloudDestroy,
-	"run services": cloudDestroy, "app services": cloudDestroy, "sql instances": cloudDestroyData, "sql databases": cloudDestroyData,
-	"spanner instances": cloudDestroyData, "spanner databases": cloudDestroyData, "bigtable instances": cloudDestroyData,
-	"redis instances": cloudDestroyData, "filestore instances": cloudDestroyData, "storage buckets": cloudDestroyData,
-	"firestore databases": cloudDestroyData, "compute disks": cloudDestroyData, "compute snapshots": cloudDestroyData,
-	"alloydb clusters": cloudDestroyData, "alloydb instances": cloudDestroyData}
+var gcloudDestroy = table[map[string]cloudKind]{build: func() map[string]cloudKind {
+	return map[string]cloudKind{"projects": cloudDestroy, "compute instances": cloudDestroy, "container clusters": cloudDestroy,
+		"run services": cloudDestroy, "app services": cloudDestroy, "sql instances": cloudDestroyData, "sql databases": cloudDestroyData,
+		"spanner instances": cloudDestroyData, "spanner databases": cloudDestroyData, "bigtable instances": cloudDestroyData,
+		"redis instances": cloudDestroyData, "filestore instances": cloudDestroyData, "storage buckets": cloudDestroyData,
+		"firestore databases": cloudDestroyData, "compute disks": cloudDestroyData, "compute snapshots": cloudDestroyData,
+		"alloydb clusters": cloudDestroyData, "alloydb instances": cloudDestroyData}
+}}
 
-var gcloudReadVerbs = map[string]bool{"list": true, "describe": true, "get-iam-policy": true, "read": true, "tail": true, "info": true,
-	"version": true, "get-value": true, "lookup": true, "search": true, "list-grantable-roles": true, "get-server-config": true,
-	"get-ancestors": true, "get-ancestors-iam-policy": true, "ls": true, "cat": true, "du": true, "stat": true, "hash": true, "head": true, "show": true}
+var gcloudReadVerbs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"list": true, "describe": true, "get-iam-policy": true, "read": true, "tail": true, "info": true,
+		"version": true, "get-value": true, "lookup": true, "search": true, "list-grantable-roles": true, "get-server-config": true,
+		"get-ancestors": true, "get-ancestors-iam-policy": true, "ls": true, "cat": true, "du": true, "stat": true, "hash": true, "head": true, "show": true}
+}}
 
-var gcloudChangeVerbs = map[string]bool{"create": true, "update": true, "delete": true, "deploy": true, "set-iam-policy": true,
-	"add-iam-policy-binding": true, "remove-iam-policy-binding": true, "start": true, "stop": true, "reset": true, "resize": true,
-	"restart": true, "rollback": true, "submit": true, "import": true, "export": true, "patch": true, "enable": true, "disable": true,
-	"call": true, "publish": true, "ssh": true, "scp": true, "attach-disk": true, "detach-disk": true, "promote-replica": true,
-	"failover": true, "clone": true, "move": true, "upload": true, "apply": true, "cancel": true, "execute": true, "undelete": true,
-	"replace": true, "restore": true, "promote": true, "suspend": true, "resume": true, "pull": true, "rm": true, "cp": true, "mv": true,
-	"rsync": true, "mb": true, "rb": true, "setmeta": true, "set": true, "add": true, "remove": true, "run": true, "insert": true,
-	"load": true, "mk": true, "truncate": true, "acl": true, "iam": true, "lifecycle": true, "versioning": true, "web": true, "retention": true}
+var gcloudChangeVerbs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"create": true, "update": true, "delete": true, "deploy": true, "set-iam-policy": true,
+		"add-iam-policy-binding": true, "remove-iam-policy-binding": true, "start": true, "stop": true, "reset": true, "resize": true,
+		"restart": true, "rollback": true, "submit": true, "import": true, "export": true, "patch": true, "enable": true, "disable": true,
+		"call": true, "publish": true, "ssh": true, "scp": true, "attach-disk": true, "detach-disk": true, "promote-replica": true,
+		"failover": true, "clone": true, "move": true, "upload": true, "apply": true, "cancel": true, "execute": true, "undelete": true,
+		"replace": true, "restore": true, "promote": true, "suspend": true, "resume": true, "pull": true, "rm": true, "cp": true, "mv": true,
+		"rsync": true, "mb": true, "rb": true, "setmeta": true, "set": true, "add": true, "remove": true, "run": true, "insert": true,
+		"load": true, "mk": true, "truncate": true, "acl": true, "iam": true, "lifecycle": true, "versioning": true, "web": true, "retention": true}
+}}
 
 func cloudGCP(c *execCtx, s *Segment, hints []string) []cloudOp {
 	name := s.Name()
@@ -948,7 +960,7 @@ func cloudGCP(c *execCtx, s *Segment, hints []string) []cloudOp {
 		if i == 0 && len(p) > 1 {
 			continue
 		}
-		if gcloudReadVerbs[w] || gcloudChangeVerbs[w] || w == "get-credentials" || w == "print-access-token" || w == "activate" || w == "get" {
+		if gcloudReadVerbs.get()[w] || gcloudChangeVerbs.get()[w] || w == "get-credentials" || w == "print-access-token" || w == "activate" || w == "get" {
 			vi = i
 			break
 		}
@@ -964,7 +976,7 @@ func cloudGCP(c *execCtx, s *Segment, hints []string) []cloudOp {
 			return one(cloudRead, "Lists gcloud accounts")
 		}
 		return nil
-	case p[0] == "secrets" && !gcloudReadVerbs[verb]:
+	case p[0] == "secrets" && !gcloudReadVerbs.get()[verb]:
 		if strings.Contains(strings.Join(p, " "), "access") {
 			return nil
 		}
@@ -976,17 +988,17 @@ func cloudGCP(c *execCtx, s *Segment, hints []string) []cloudOp {
 	case verb == "get-credentials":
 		return one(cloudConfig, "Fetches cluster credentials into the kubeconfig with "+joinArgs(s.Args)+", so later kubectl commands act on that cluster")
 	}
-	if gcloudReadVerbs[verb] {
+	if gcloudReadVerbs.get()[verb] {
 		return one(cloudRead, "Inspects Google Cloud resources with gcloud "+groups+" "+verb)
 	}
 	if verb == "delete" {
-		for g, k := range gcloudDestroy {
+		for g, k := range gcloudDestroy.get() {
 			if groups == g || strings.HasSuffix(groups, " "+g) {
 				return one(k, "Deletes "+strings.Join(p[vi+1:], " ")+" ("+groups+") with gcloud"+where)
 			}
 		}
 	}
-	if gcloudChangeVerbs[verb] {
+	if gcloudChangeVerbs.get()[verb] {
 		if verb == "ssh" || verb == "scp" {
 			return one(cloudChange, "Opens a session on a cloud machine with gcloud "+groups+" "+verb+where)
 		}
@@ -995,24 +1007,30 @@ func cloudGCP(c *execCtx, s *Segment, hints []string) []cloudOp {
 	return nil
 }
 
-var azDestroy = map[string]cloudKind{"group": cloudDestroy, "vm": cloudDestroy, "vmss": cloudDestroy, "aks": cloudDestroy, "webapp": cloudDestroy,
-	"functionapp": cloudDestroy, "containerapp": cloudDestroy, "sql db": cloudDestroyData, "sql server": cloudDestroyData, "sql mi": cloudDestroyData,
-	"postgres server": cloudDestroyData, "postgres flexible-server": cloudDestroyData, "mysql server": cloudDestroyData, "mysql flexible-server": cloudDestroyData,
-	"cosmosdb": cloudDestroyData, "cosmosdb database": cloudDestroyData, "storage account": cloudDestroyData, "storage container": cloudDestroyData,
-	"keyvault": cloudDestroyData, "redis": cloudDestroyData, "disk": cloudDestroyData, "snapshot": cloudDestroyData,
-	"compute droplet": cloudDestroy, "kubernetes cluster": cloudDestroy, "databases": cloudDestroyData, "compute volume": cloudDestroyData,
-	"apps": cloudDestroy, "registry": cloudDestroyData, "databases db": cloudDestroyData, "database": cloudDestroyData}
+var azDestroy = table[map[string]cloudKind]{build: func() map[string]cloudKind {
+	return map[string]cloudKind{"group": cloudDestroy, "vm": cloudDestroy, "vmss": cloudDestroy, "aks": cloudDestroy, "webapp": cloudDestroy,
+		"functionapp": cloudDestroy, "containerapp": cloudDestroy, "sql db": cloudDestroyData, "sql server": cloudDestroyData, "sql mi": cloudDestroyData,
+		"postgres server": cloudDestroyData, "postgres flexible-server": cloudDestroyData, "mysql server": cloudDestroyData, "mysql flexible-server": cloudDestroyData,
+		"cosmosdb": cloudDestroyData, "cosmosdb database": cloudDestroyData, "storage account": cloudDestroyData, "storage container": cloudDestroyData,
+		"keyvault": cloudDestroyData, "redis": cloudDestroyData, "disk": cloudDestroyData, "snapshot": cloudDestroyData,
+		"compute droplet": cloudDestroy, "kubernetes cluster": cloudDestroy, "databases": cloudDestroyData, "compute volume": cloudDestroyData,
+		"apps": cloudDestroy, "registry": cloudDestroyData, "databases db": cloudDestroyData, "database": cloudDestroyData}
+}}
 
-var azReadVerbs = map[string]bool{"list": true, "show": true, "query": true, "exists": true, "wait": true, "version": true, "get": true,
-	"ls": true, "logs": true, "what-if": true, "validate": true, "tail": true, "list-locations": true, "check-name": true}
+var azReadVerbs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"list": true, "show": true, "query": true, "exists": true, "wait": true, "version": true, "get": true,
+		"ls": true, "logs": true, "what-if": true, "validate": true, "tail": true, "list-locations": true, "check-name": true}
+}}
 
-var azChangeVerbs = map[string]bool{"create": true, "update": true, "delete": true, "set": true, "start": true, "stop": true, "restart": true,
-	"deallocate": true, "deploy": true, "assign": true, "add": true, "remove": true, "import": true, "scale": true, "swap": true, "upload": true,
-	"upload-batch": true, "delete-batch": true, "purge": true, "reset": true, "invoke": true, "run-command": true, "apply": true, "generalize": true,
-	"redeploy": true, "reimage": true, "resize": true, "rotate": true, "renew": true, "regenerate-key": true, "restore": true, "failover": true,
-	"move": true, "lock": true, "unlock": true, "enable": true, "disable": true, "approve": true, "reject": true, "grant": true, "revoke": true,
-	"power-off": true, "power-on": true, "reboot": true, "rebuild": true, "snapshot": true, "attach": true, "detach": true, "tag": true,
-	"untag": true, "sync": true, "create-deployment": true, "up": true, "upgrade": true, "recover": true, "ssh": true, "exec": true, "connect": true}
+var azChangeVerbs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"create": true, "update": true, "delete": true, "set": true, "start": true, "stop": true, "restart": true,
+		"deallocate": true, "deploy": true, "assign": true, "add": true, "remove": true, "import": true, "scale": true, "swap": true, "upload": true,
+		"upload-batch": true, "delete-batch": true, "purge": true, "reset": true, "invoke": true, "run-command": true, "apply": true, "generalize": true,
+		"redeploy": true, "reimage": true, "resize": true, "rotate": true, "renew": true, "regenerate-key": true, "restore": true, "failover": true,
+		"move": true, "lock": true, "unlock": true, "enable": true, "disable": true, "approve": true, "reject": true, "grant": true, "revoke": true,
+		"power-off": true, "power-on": true, "reboot": true, "rebuild": true, "snapshot": true, "attach": true, "detach": true, "tag": true,
+		"untag": true, "sync": true, "create-deployment": true, "up": true, "upgrade": true, "recover": true, "ssh": true, "exec": true, "connect": true}
+}}
 
 func cloudAzDO(c *execCtx, s *Segment, hints []string) []cloudOp {
 	var words []string
@@ -1032,7 +1050,7 @@ func cloudAzDO(c *execCtx, s *Segment, hints []string) []cloudOp {
 		if i == 0 && len(words) > 1 {
 			continue // a command group
 		}
-		if azReadVerbs[w] || azChangeVerbs[w] || strings.HasPrefix(w, "list-") || strings.HasPrefix(w, "show-") || strings.HasPrefix(w, "get-") {
+		if azReadVerbs.get()[w] || azChangeVerbs.get()[w] || strings.HasPrefix(w, "list-") || strings.HasPrefix(w, "show-") || strings.HasPrefix(w, "get-") {
 			vi = i
 			break
 		}
@@ -1057,13 +1075,13 @@ func cloudAzDO(c *execCtx, s *Segment, hints []string) []cloudOp {
 		}
 		return one(cloudRead, "Reads from the Azure API")
 	}
-	if azReadVerbs[verb] || strings.HasPrefix(verb, "list-") || strings.HasPrefix(verb, "show-") || strings.HasPrefix(verb, "get-") {
+	if azReadVerbs.get()[verb] || strings.HasPrefix(verb, "list-") || strings.HasPrefix(verb, "show-") || strings.HasPrefix(verb, "get-") {
 		return one(cloudRead, "Inspects cloud resources with "+name+" "+groups+" "+verb)
 	}
 	if verb == "delete" || verb == "purge" || verb == "delete-batch" {
-		k, ok := azDestroy[groups]
+		k, ok := azDestroy.get()[groups]
 		if !ok && name == "doctl" {
-			k, ok = azDestroy[strings.Join(words[:min(2, vi)], " ")]
+			k, ok = azDestroy.get()[strings.Join(words[:min(2, vi)], " ")]
 		}
 		if ok {
 			return one(k, "Deletes "+strings.Join(words[vi+1:], " ")+" ("+groups+") with "+name+where)
@@ -1425,22 +1443,24 @@ func cloudMisc(c *execCtx, s *Segment, hints []string) []cloudOp {
 
 // ctrValueOpts are the options of docker/podman run, create, exec and compose run/exec that
 // take a value.
-var ctrValueOpts = map[string]bool{"-v": true, "--volume": true, "--mount": true, "-e": true, "--env": true, "--env-file": true, "-p": true,
-	"--publish": true, "--name": true, "-w": true, "--workdir": true, "-u": true, "--user": true, "--network": true, "--net": true,
-	"--network-alias": true, "--entrypoint": true, "-l": true, "--label": true, "--label-file": true, "--cap-add": true, "--cap-drop": true,
-	"--security-opt": true, "--device": true, "--device-cgroup-rule": true, "--pid": true, "--ipc": true, "--uts": true, "--userns": true,
-	"--cgroupns": true, "--cgroup-parent": true, "-h": true, "--hostname": true, "--add-host": true, "--dns": true, "--dns-search": true,
-	"--dns-option": true, "--domainname": true, "--memory": true, "-m": true, "--memory-swap": true, "--memory-reservation": true,
-	"--cpus": true, "--cpu-shares": true, "-c": true, "--cpuset-cpus": true, "--cpuset-mems": true, "--cpu-period": true, "--cpu-quota": true,
-	"--platform": true, "--restart": true, "--health-cmd": true, "--health-interval": true, "--health-retries": true, "--health-timeout": true,
-	"--health-start-period": true, "--log-driver": true, "--log-opt": true, "--tmpfs": true, "--ulimit": true, "--gpus": true, "--runtime": true,
-	"--shm-size": true, "--stop-signal": true, "--stop-timeout": true, "--volumes-from": true, "--link": true, "-a": true, "--attach": true,
-	"--cidfile": true, "--expose": true, "--group-add": true, "--ip": true, "--ip6": true, "--mac-address": true, "--pull": true,
-	"--sysctl": true, "--storage-opt": true, "--isolation": true, "--oom-score-adj": true, "--pids-limit": true, "--annotation": true,
-	"--detach-keys": true, "--pod": true, "--secret": true, "--index": true, "--profile": true, "-f": true, "--file": true,
-	"--project-name": true, "--env-from-file": true, "--project-directory": true, "--ansi": true, "--progress": true, "--parallel": true,
-	"--context": true, "-H": true, "--host": true, "--log-level": true, "--config": true, "--connection": true, "--url": true, "--root": true,
-	"--runroot": true, "--storage-driver": true, "--timeout": true, "-t": true, "--time": true, "--scale": true, "--rmi": true, "--filter": true}
+var ctrValueOpts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-v": true, "--volume": true, "--mount": true, "-e": true, "--env": true, "--env-file": true, "-p": true,
+		"--publish": true, "--name": true, "-w": true, "--workdir": true, "-u": true, "--user": true, "--network": true, "--net": true,
+		"--network-alias": true, "--entrypoint": true, "-l": true, "--label": true, "--label-file": true, "--cap-add": true, "--cap-drop": true,
+		"--security-opt": true, "--device": true, "--device-cgroup-rule": true, "--pid": true, "--ipc": true, "--uts": true, "--userns": true,
+		"--cgroupns": true, "--cgroup-parent": true, "-h": true, "--hostname": true, "--add-host": true, "--dns": true, "--dns-search": true,
+		"--dns-option": true, "--domainname": true, "--memory": true, "-m": true, "--memory-swap": true, "--memory-reservation": true,
+		"--cpus": true, "--cpu-shares": true, "-c": true, "--cpuset-cpus": true, "--cpuset-mems": true, "--cpu-period": true, "--cpu-quota": true,
+		"--platform": true, "--restart": true, "--health-cmd": true, "--health-interval": true, "--health-retries": true, "--health-timeout": true,
+		"--health-start-period": true, "--log-driver": true, "--log-opt": true, "--tmpfs": true, "--ulimit": true, "--gpus": true, "--runtime": true,
+		"--shm-size": true, "--stop-signal": true, "--stop-timeout": true, "--volumes-from": true, "--link": true, "-a": true, "--attach": true,
+		"--cidfile": true, "--expose": true, "--group-add": true, "--ip": true, "--ip6": true, "--mac-address": true, "--pull": true,
+		"--sysctl": true, "--storage-opt": true, "--isolation": true, "--oom-score-adj": true, "--pids-limit": true, "--annotation": true,
+		"--detach-keys": true, "--pod": true, "--secret": true, "--index": true, "--profile": true, "-f": true, "--file": true,
+		"--project-name": true, "--env-from-file": true, "--project-directory": true, "--ansi": true, "--progress": true, "--parallel": true,
+		"--context": true, "-H": true, "--host": true, "--log-level": true, "--config": true, "--connection": true, "--url": true, "--root": true,
+		"--runroot": true, "--storage-driver": true, "--timeout": true, "-t": true, "--time": true, "--scale": true, "--rmi": true, "--filter": true}
+}}
 
 // ctrParse splits docker arguments into options (with values) and the words after them: the
 // first non-option word and everything after it (which belongs to the container's command).
@@ -1460,7 +1480,7 @@ func ctrParse(args []string) (opts [][2]string, first string, rest []string) {
 			opts = append(opts, [2]string{k, v})
 			continue
 		}
-		if ctrValueOpts[a] {
+		if ctrValueOpts.get()[a] {
 			v := ""
 			if i+1 < len(args) {
 				v = args[i+1]
@@ -1469,7 +1489,7 @@ func ctrParse(args []string) (opts [][2]string, first string, rest []string) {
 			opts = append(opts, [2]string{a, v})
 			continue
 		}
-		if len(a) > 2 && a[1] != '-' && ctrValueOpts[a[:2]] && !isFlagCluster(a[1:]) {
+		if len(a) > 2 && a[1] != '-' && ctrValueOpts.get()[a[:2]] && !isFlagCluster(a[1:]) {
 			opts = append(opts, [2]string{a[:2], a[2:]}) // -v/host:/c, -p8080:80
 			continue
 		}
@@ -1614,8 +1634,10 @@ func ctrMountExposesCreds(c *execCtx, abs string) bool {
 	return false
 }
 
-var dangerousCaps = map[string]bool{"ALL": true, "SYS_ADMIN": true, "SYS_MODULE": true, "SYS_PTRACE": true, "SYS_RAWIO": true,
-	"DAC_READ_SEARCH": true, "DAC_OVERRIDE": true, "BPF": true, "SYS_BOOT": true, "MKNOD": false, "NET_ADMIN": false}
+var dangerousCaps = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"ALL": true, "SYS_ADMIN": true, "SYS_MODULE": true, "SYS_PTRACE": true, "SYS_RAWIO": true,
+		"DAC_READ_SEARCH": true, "DAC_OVERRIDE": true, "BPF": true, "SYS_BOOT": true, "MKNOD": false, "NET_ADMIN": false}
+}}
 
 // containerRunOps judges docker run/create/compose run: what the container may reach on the
 // host, and what it runs.
@@ -1639,7 +1661,7 @@ func containerRunOps(c *execCtx, s *Segment, tool, sub string, opts [][2]string,
 	for _, cp := range ctrOptAll(opts, "--cap-add") {
 		for _, one := range strings.Split(cp, ",") {
 			u := strings.TrimPrefix(strings.ToUpper(one), "CAP_")
-			if dangerousCaps[u] {
+			if dangerousCaps.get()[u] {
 				priv = append(priv, "--cap-add "+one)
 			}
 		}
@@ -1883,18 +1905,20 @@ type dbCall struct {
 	msg     string
 }
 
-var dbCLIs = map[string]string{"psql": "sql", "mysql": "sql", "mariadb": "sql", "sqlite3": "sql", "sqlite": "sql", "duckdb": "sql",
-	"sqlcipher": "sql", "mongosh": "mongo", "mongo": "mongo", "redis-cli": "redis", "valkey-cli": "redis", "keydb-cli": "redis",
-	"clickhouse-client": "sql", "clickhouse": "sql", "cockroach": "sql", "sqlcmd": "sql", "bq": "sql", "cqlsh": "sql", "usql": "sql",
-	"pgcli": "sql", "mycli": "sql", "litecli": "sql", "heroku": "sql", "wrangler": "sql", "snowsql": "sql", "psql.bin": "sql",
-	"dropdb": "admin", "createdb": "admin", "mysqladmin": "admin", "pg_dump": "dump", "pg_dumpall": "dump", "mysqldump": "dump",
-	"mariadb-dump": "dump", "mongodump": "dump", "mongoexport": "dump", "pg_restore": "restore", "mongorestore": "restore",
-	"mysqlimport": "restore", "mongoimport": "restore"}
+var dbCLIs = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{"psql": "sql", "mysql": "sql", "mariadb": "sql", "sqlite3": "sql", "sqlite": "sql", "duckdb": "sql",
+		"sqlcipher": "sql", "mongosh": "mongo", "mongo": "mongo", "redis-cli": "redis", "valkey-cli": "redis", "keydb-cli": "redis",
+		"clickhouse-client": "sql", "clickhouse": "sql", "cockroach": "sql", "sqlcmd": "sql", "bq": "sql", "cqlsh": "sql", "usql": "sql",
+		"pgcli": "sql", "mycli": "sql", "litecli": "sql", "heroku": "sql", "wrangler": "sql", "snowsql": "sql", "psql.bin": "sql",
+		"dropdb": "admin", "createdb": "admin", "mysqladmin": "admin", "pg_dump": "dump", "pg_dumpall": "dump", "mysqldump": "dump",
+		"mariadb-dump": "dump", "mongodump": "dump", "mongoexport": "dump", "pg_restore": "restore", "mongorestore": "restore",
+		"mysqlimport": "restore", "mongoimport": "restore"}
+}}
 
 // dbCallOf parses a database client command; ok is false for anything else.
 func dbCallOf(c *execCtx, s *Segment) (dbCall, bool) {
 	name := s.Name()
-	lang, ok := dbCLIs[name]
+	lang, ok := dbCLIs.get()[name]
 	if !ok || len(s.Args) == 0 {
 		return dbCall{}, false
 	}
@@ -2163,18 +2187,24 @@ type sqlVerdict struct {
 	read        bool
 }
 
-var sqlWriteVerbs = map[string]bool{"insert": true, "update": true, "delete": true, "alter": true, "create": true, "grant": true,
-	"revoke": true, "merge": true, "upsert": true, "replace": true, "copy": true, "load": true, "call": true, "exec": true, "execute": true,
-	"do": true, "vacuum": true, "reindex": true, "cluster": true, "comment": true, "refresh": true, "lock": true, "rename": true,
-	"import": true, "attach": true, "detach": true, "optimize": true, "kill": true, "flush": true, "install": true, "uninstall": true,
-	"reassign": true, "security": true, "drop": true, "truncate": true, "purge": true, "handler": true, "set_config": true}
+var sqlWriteVerbs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"insert": true, "update": true, "delete": true, "alter": true, "create": true, "grant": true,
+		"revoke": true, "merge": true, "upsert": true, "replace": true, "copy": true, "load": true, "call": true, "exec": true, "execute": true,
+		"do": true, "vacuum": true, "reindex": true, "cluster": true, "comment": true, "refresh": true, "lock": true, "rename": true,
+		"import": true, "attach": true, "detach": true, "optimize": true, "kill": true, "flush": true, "install": true, "uninstall": true,
+		"reassign": true, "security": true, "drop": true, "truncate": true, "purge": true, "handler": true, "set_config": true}
+}}
 
-var sqlNeutral = map[string]bool{"begin": true, "start": true, "commit": true, "end": true, "rollback": true, "savepoint": true,
-	"release": true, "set": true, "use": true, "reset": true, "discard": true, "listen": true, "unlisten": true, "prepare": true,
-	"deallocate": true, "analyze": true, "checkpoint": true, "abort": true, "close": true, "declare": true, "fetch": true, "move": true}
+var sqlNeutral = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"begin": true, "start": true, "commit": true, "end": true, "rollback": true, "savepoint": true,
+		"release": true, "set": true, "use": true, "reset": true, "discard": true, "listen": true, "unlisten": true, "prepare": true,
+		"deallocate": true, "analyze": true, "checkpoint": true, "abort": true, "close": true, "declare": true, "fetch": true, "move": true}
+}}
 
-var sqlReadVerbs = map[string]bool{"select": true, "show": true, "describe": true, "desc": true, "table": true, "values": true,
-	"explain": true, "help": true, "pragma": true, "with": true, "list": true, "get": true, "source": false}
+var sqlReadVerbs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"select": true, "show": true, "describe": true, "desc": true, "table": true, "values": true,
+		"explain": true, "help": true, "pragma": true, "with": true, "list": true, "get": true, "source": false}
+}}
 
 // sqlAnalyze classifies SQL (and psql/sqlite meta-commands) as destructive, writing or
 // reading. Anything it cannot classify counts as a write.
@@ -2389,7 +2419,7 @@ func dbInner(c *execCtx, s *Segment) ([]*Segment, []string) {
 	segs, _ := extractSegments(c.scope, inner)
 	var out []*Segment
 	for _, sg := range segs {
-		if _, ok := dbCLIs[sg.Name()]; ok {
+		if _, ok := dbCLIs.get()[sg.Name()]; ok {
 			out = append(out, sg)
 		} else if _, ok := dbMigrationTool(sg); ok {
 			out = append(out, sg)
@@ -2532,14 +2562,16 @@ var dbMigrationOpts = []string{"-e", "--environment", "--env", "-c", "--config",
 
 // dbMigrationNames are the names dbMigrationTool's switch knows (TestDBMigrationNames keeps
 // the two in step).
-var dbMigrationNames = map[string]bool{"rails": true, "rake": true, "python": true, "python3": true, "manage.py": true, "django-admin": true, "alembic": true, "prisma": true, "knex": true, "sequelize": true, "sequelize-cli": true, "typeorm": true, "typeorm-ts-node-commonjs": true, "typeorm-ts-node-esm": true, "drizzle-kit": true, "flyway": true, "liquibase": true, "mvn": true, "gradle": true, "mix": true, "dotnet": true, "supabase": true, "wrangler": true, "dbmate": true, "goose": true, "migrate": true, "atlas": true, "hasura": true, "php": true, "artisan": true}
+var dbMigrationNames = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"rails": true, "rake": true, "python": true, "python3": true, "manage.py": true, "django-admin": true, "alembic": true, "prisma": true, "knex": true, "sequelize": true, "sequelize-cli": true, "typeorm": true, "typeorm-ts-node-commonjs": true, "typeorm-ts-node-esm": true, "drizzle-kit": true, "flyway": true, "liquibase": true, "mvn": true, "gradle": true, "mix": true, "dotnet": true, "supabase": true, "wrangler": true, "dbmate": true, "goose": true, "migrate": true, "atlas": true, "hasura": true, "php": true, "artisan": true}
+}}
 
 func dbMigrationTool(s *Segment) (dbMigration, bool) {
 	if len(s.Args) == 0 {
 		return dbMigration{}, false
 	}
 	name := pkgNorm(s.Name())
-	if !dbMigrationNames[name] {
+	if !dbMigrationNames.get()[name] {
 		return dbMigration{}, false // every segment asks; only these names can answer yes
 	}
 	p := s.positional(0, dbMigrationOpts...)
@@ -2806,9 +2838,16 @@ func dbMigrationOps(c *execCtx, s *Segment, m dbMigration, hints []string) []clo
 			}
 		}
 	}
+	elsewhere := false // the request names the database, on another machine
+	if h := requestRemoteDB(c, s); h != "" && w == "" && !m.remote {
+		m.remote, elsewhere = true, true
+		m.what = strings.TrimSpace(m.what) + " on " + h
+	}
 	on := ""
 	if w != "" {
 		on = " against " + capText(w) + ", which looks like production"
+	} else if elsewhere {
+		on = ", a database on another machine (staging or production, as far as guardian can tell)"
 	} else if m.remote {
 		on = " against a database whose URL comes from the environment, which guardian cannot see"
 	}

@@ -11,23 +11,27 @@ import "strings"
 // and the AWS managed policies AdministratorAccess and IAMFullAccess.
 
 // awsControlOff are operations that switch off an audit or detection control.
-var awsControlOff = map[string]string{
-	"cloudtrail stop-logging":                    "stops CloudTrail audit logging",
-	"cloudtrail delete-trail":                    "deletes a CloudTrail audit trail",
-	"guardduty delete-detector":                  "deletes the GuardDuty threat detector",
-	"guardduty disassociate-from-master-account": "detaches the account from GuardDuty's administrator",
-	"config stop-configuration-recorder":         "stops AWS Config recording",
-	"config delete-configuration-recorder":       "deletes the AWS Config recorder",
-	"securityhub disable-security-hub":           "disables Security Hub",
-	"macie2 disable-macie":                       "disables Macie",
-	"inspector2 disable":                         "disables Inspector",
-	"access-analyzer delete-analyzer":            "deletes an IAM Access Analyzer",
-	"s3api delete-public-access-block":           "removes the bucket's block on public access",
-	"s3control delete-public-access-block":       "removes the account's block on public access",
-}
+var awsControlOff = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"cloudtrail stop-logging":                    "stops CloudTrail audit logging",
+		"cloudtrail delete-trail":                    "deletes a CloudTrail audit trail",
+		"guardduty delete-detector":                  "deletes the GuardDuty threat detector",
+		"guardduty disassociate-from-master-account": "detaches the account from GuardDuty's administrator",
+		"config stop-configuration-recorder":         "stops AWS Config recording",
+		"config delete-configuration-recorder":       "deletes the AWS Config recorder",
+		"securityhub disable-security-hub":           "disables Security Hub",
+		"macie2 disable-macie":                       "disables Macie",
+		"inspector2 disable":                         "disables Inspector",
+		"access-analyzer delete-analyzer":            "deletes an IAM Access Analyzer",
+		"s3api delete-public-access-block":           "removes the bucket's block on public access",
+		"s3control delete-public-access-block":       "removes the account's block on public access",
+	}
+}}
 
 // publicACLs are the S3 canned ACLs that let anyone (or any AWS user) read or write.
-var publicACLs = map[string]bool{"public-read": true, "public-read-write": true, "authenticated-read": true}
+var publicACLs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"public-read": true, "public-read-write": true, "authenticated-read": true}
+}}
 
 // awsCertainHarm says what an AWS CLI segment certainly does that the policy denies, or "".
 func awsCertainHarm(s *Segment) string {
@@ -41,7 +45,7 @@ func awsCertainHarm(s *Segment) string {
 		return ""
 	}
 	svc, op := p[0], p[1]
-	if why, ok := awsControlOff[svc+" "+op]; ok {
+	if why, ok := awsControlOff.get()[svc+" "+op]; ok {
 		return "Runs aws " + svc + " " + op + ", which " + why
 	}
 	acl, _ := optValue(s.Args[1:], "--acl")
@@ -50,7 +54,7 @@ func awsCertainHarm(s *Segment) string {
 		if arn, _ := optValue(s.Args[1:], "--policy-arn"); strings.HasSuffix(arn, "/AdministratorAccess") || strings.HasSuffix(arn, "/IAMFullAccess") {
 			return "Grants " + arn[strings.LastIndexByte(arn, '/')+1:] + " with aws iam " + op + ", full control of the account"
 		}
-	case (svc == "s3api" && (op == "put-bucket-acl" || op == "put-object-acl") || svc == "s3" && (op == "cp" || op == "sync" || op == "mv")) && publicACLs[acl]:
+	case (svc == "s3api" && (op == "put-bucket-acl" || op == "put-object-acl") || svc == "s3" && (op == "cp" || op == "sync" || op == "mv")) && publicACLs.get()[acl]:
 		return "Makes S3 data readable by anyone with --acl " + acl
 	case svc == "s3api" && (op == "put-bucket-acl" || op == "put-object-acl"):
 		if g, _ := optValue(s.Args[1:], "--grant-read", "--grant-full-control"); strings.Contains(g, "AllUsers") || strings.Contains(g, "AuthenticatedUsers") {
@@ -84,6 +88,9 @@ func cloudControlRules() []*Rule {
 			Message: "Switches off a cloud audit or detection control, grants administrator access, or makes data or a machine public",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				why := awsCertainHarm(s)
+				if why == "" {
+					why = gcpAzureCertainHarm(s)
+				}
 				return why, why != ""
 			},
 		},

@@ -31,6 +31,7 @@ func (c *execCtx) rawPath(arg string) string {
 		// classified as if below the variable's default (~/.local/state/guardian/…).
 		return x
 	}
+	p = wholeComponentSubst(p)
 	switch {
 	case p == "" || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.HasPrefix(p, "$"):
 		return ""
@@ -127,19 +128,23 @@ func readsRecursively(s *Segment) bool {
 }
 
 // nonReaders touch a path without reading its contents.
-var nonReaders = map[string]bool{"ls": true, "stat": true, "file": true, "test": true, "[": true, "chmod": true, "chown": true, "chgrp": true,
-	"du": true, "touch": true, "mkdir": true, "rm": true, "rmdir": true, "realpath": true, "readlink": true, "basename": true, "dirname": true,
-	"ssh": true, "ssh-add": true, "ssh-copy-id": true, "find": true, "cd": true, "shred": true, "unlink": true, "ssh-keygen": true,
-	"tree": true, "exa": true, "eza": true, "git": true, "echo": true, "tee": true}
+var nonReaders = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"ls": true, "stat": true, "file": true, "test": true, "[": true, "chmod": true, "chown": true, "chgrp": true,
+		"du": true, "touch": true, "mkdir": true, "rm": true, "rmdir": true, "realpath": true, "readlink": true, "basename": true, "dirname": true,
+		"ssh": true, "ssh-add": true, "ssh-copy-id": true, "find": true, "cd": true, "shred": true, "unlink": true, "ssh-keygen": true,
+		"tree": true, "exa": true, "eza": true, "git": true, "echo": true, "tee": true}
+}}
 
 // outputFlags name the options whose value is a file the command writes.
-var outputFlags = map[string]bool{"-o": true, "-out": true, "-keyout": true, "--output": true, "-O": true, "--output-document": true,
-	"--keyout": true, "-certout": true}
+var outputFlags = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-o": true, "-out": true, "-keyout": true, "--output": true, "-O": true, "--output-document": true,
+		"--keyout": true, "-certout": true}
+}}
 
 // credReads returns the credential paths a segment reads.
 func credReads(c *execCtx, s *Segment) []string {
 	var out []string
-	if !nonReaders[s.Name()] {
+	if !nonReaders.get()[s.Name()] {
 		rec := readsRecursively(s)
 		args := s.Args[min(1, len(s.Args)):]
 		if s.Name() == "scp" || s.Name() == "rsync" || s.Name() == "sftp" {
@@ -147,11 +152,14 @@ func credReads(c *execCtx, s *Segment) []string {
 		}
 		dest := copyDestInWorkspace(c, s)
 		for i, a := range args {
-			if i > 0 && outputFlags[args[i-1]] {
+			if i > 0 && outputFlags.get()[args[i-1]] {
 				continue // a file the command writes (openssl -keyout, curl -o), not one it reads
 			}
 			if dest != "" && a == dest {
 				continue // cp .env.example .env writes the project's .env from its template
+			}
+			if f := httpieFile(a); f != "" && isHTTPie(s.Name()) {
+				a = f // http POST url field@file
 			}
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {
@@ -358,6 +366,10 @@ func bulkSecretCommand(s *Segment) (string, bool) {
 		return "Exports a whole password vault with its secrets", true
 	case n == "doppler" && a == "secrets" && b == "download", n == "infisical" && a == "export", n == "vault" && a == "kv" && b == "export":
 		return "Downloads every secret of a project", true
+	case n == "ansible-vault" && (a == "view" || a == "decrypt"):
+		// A vault file holds every secret of an inventory or role; view prints them all,
+		// decrypt writes them all out in the clear (docs.ansible.com: ansible-vault).
+		return "Decrypts a whole Ansible vault file (ansible-vault " + a + "), every secret in it", true
 	}
 	return "", false
 }
@@ -469,7 +481,7 @@ func networkSink(s *Segment) (dest string, ok bool) {
 			return us[0].Hostname(), true
 		}
 		return "a remote host", true
-	case dnsTools[n], n == "ping", n == "traceroute":
+	case dnsTools.get()[n], n == "ping", n == "traceroute":
 		return "DNS servers (" + n + ")", true
 	case n == "ssh", n == "git" && (s.sub(0) == "push" || s.sub(0) == "remote"):
 		return "a remote host (" + n + ")", true
@@ -610,7 +622,7 @@ func credRules() []*Rule {
 			ID: "cred.token-exfil", Level: Critical, Category: CatDataExfiltration,
 			Message: "Sends a secret token to a host it does not belong to",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				if dnsTools[s.Name()] {
+				if dnsTools.get()[s.Name()] {
 					// A secret in a name looked up leaves through DNS, whatever the server.
 					for _, a := range s.Args[1:] {
 						if vs := secretVarRefs(a); len(vs) > 0 {
@@ -875,12 +887,14 @@ func keyMaterialPattern(p string) bool {
 }
 
 // grepValueOpts are the options of grep, rg, ag and ack that take the next word as a value.
-var grepValueOpts = map[string]bool{"-e": true, "--regexp": true, "-f": true, "--file": true, "-m": true, "--max-count": true,
-	"-A": true, "-B": true, "-C": true, "--context": true, "--after-context": true, "--before-context": true, "-d": true,
-	"--directories": true, "-D": true, "--devices": true, "--include": true, "--exclude": true, "--exclude-dir": true,
-	"--label": true, "-g": true, "--glob": true, "--iglob": true, "-t": true, "--type": true, "-T": true, "--type-not": true,
-	"--max-depth": true, "-M": true, "--max-columns": true, "-j": true, "--threads": true, "--ignore-dir": true, "-G": true,
-	"--file-search-regex": true, "--color": false, "--colour": false}
+var grepValueOpts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-e": true, "--regexp": true, "-f": true, "--file": true, "-m": true, "--max-count": true,
+		"-A": true, "-B": true, "-C": true, "--context": true, "--after-context": true, "--before-context": true, "-d": true,
+		"--directories": true, "-D": true, "--devices": true, "--include": true, "--exclude": true, "--exclude-dir": true,
+		"--label": true, "-g": true, "--glob": true, "--iglob": true, "-t": true, "--type": true, "-T": true, "--type-not": true,
+		"--max-depth": true, "-M": true, "--max-columns": true, "-j": true, "--threads": true, "--ignore-dir": true, "-G": true,
+		"--file-search-regex": true, "--color": false, "--colour": false}
+}}
 
 // recursiveSearch reads a recursive content search (grep -r, rg, ag, ack): its patterns, the
 // directories it searches, and whether it prints the matching lines (not only file names or
@@ -925,7 +939,7 @@ func recursiveSearch(s *Segment) (pats, roots []string, printed, ok bool) {
 			i++ // rg -E is --encoding
 			continue
 		}
-		if grepValueOpts[a] && i+1 < len(args) {
+		if grepValueOpts.get()[a] && i+1 < len(args) {
 			if a == "-e" || a == "--regexp" {
 				pats = append(pats, args[i+1])
 			}
@@ -988,7 +1002,7 @@ func readsListedFiles(c *execCtx, s *Segment) bool {
 			after = true
 			continue
 		}
-		if after && strings.HasPrefix(strings.TrimSpace(o.Text), "xargs") && !nonReaders[o.Name()] && o.Name() != "echo" {
+		if after && strings.HasPrefix(strings.TrimSpace(o.Text), "xargs") && !nonReaders.get()[o.Name()] && o.Name() != "echo" {
 			return true
 		}
 	}

@@ -9,20 +9,22 @@ import (
 
 // regenerable names directories and files that builds recreate: deleting them inside the
 // workspace is routine clean-up.
-var regenerable = map[string]bool{
-	"node_modules": true, "dist": true, "build": true, "target": true, "out": true, ".next": true, ".nuxt": true,
-	"coverage": true, "__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
-	".cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "tmp": true, ".turbo": true,
-	".parcel-cache": true, ".eslintcache": true, "bin": true, "obj": true, ".terraform": true,
-	"site": true, "_site": true, ".svelte-kit": true, ".angular": true, ".output": true, "htmlcov": true,
-	".nyc_output": true, "storybook-static": true, ".docusaurus": true, "logs": true,
-}
+var regenerable = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"node_modules": true, "dist": true, "build": true, "target": true, "out": true, ".next": true, ".nuxt": true,
+		"coverage": true, "__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
+		".cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "tmp": true, ".turbo": true,
+		".parcel-cache": true, ".eslintcache": true, "bin": true, "obj": true, ".terraform": true,
+		"site": true, "_site": true, ".svelte-kit": true, ".angular": true, ".output": true, "htmlcov": true,
+		".nyc_output": true, "storybook-static": true, ".docusaurus": true, "logs": true,
+	}
+}}
 
 var regenerableExt = []string{".pyc", ".pyo", ".o", ".a", ".so", ".class", ".log", ".tmp", ".test", ".out", ".egg-info", ".orig", ".rej", ".bak"}
 
 func isRegenerable(abs string) bool {
 	base := path.Base(abs)
-	if regenerable[base] {
+	if regenerable.get()[base] {
 		return true
 	}
 	for _, e := range regenerableExt {
@@ -51,6 +53,12 @@ func deletion(s *Segment) (targets []string, recursive bool, ok bool) {
 		return s.positional(0), false, true
 	case "shred", "srm", "wipe":
 		return s.positional(0, "-n", "-s", "--iterations", "--size"), s.hasFlag("r", "--recursive"), true
+	case "rsync":
+		// rsync --delete removes whatever below the destination the source lacks: with an
+		// empty source, everything. A remote destination (host:path) is not this machine's.
+		if dst := rsyncDeleteDest(s); dst != "" {
+			return []string{strings.TrimSuffix(dst, "/") + "/{}"}, true, true
+		}
 	case "find":
 		if s.arg("-delete") {
 			// find deletes what it matches below its roots, not the roots themselves.
@@ -144,7 +152,7 @@ func fsRules() []*Rule {
 			Message: "Recursively deletes a source directory inside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				ts, rec, ok := deletion(s)
-				if !ok || !rec || s.Name() == "find" {
+				if !ok || !rec || s.Name() == "find" || s.Name() == "rsync" {
 					return "", false
 				}
 				for _, t := range c.targets(ts) {
@@ -569,8 +577,8 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 			dests = append(dests, f)
 		}
 	case "git":
-		if s.sub(0, gitGlobalOpts...) == "clone" {
-			p := s.positional(0, gitGlobalOpts...)
+		if s.sub(0, gitGlobalOpts()...) == "clone" {
+			p := s.positional(0, gitGlobalOpts()...)
 			if len(p) >= 3 {
 				dests = append(dests, p[2])
 			}
@@ -758,8 +766,10 @@ func isStartupPath(sc *Scope, abs string) bool {
 
 // npmLifecycleScripts are the package.json scripts a package manager runs by itself on
 // install, pack or publish (npm docs: scripts, "Life Cycle Scripts").
-var npmLifecycleScripts = map[string]bool{"preinstall": true, "install": true, "postinstall": true, "prepare": true,
-	"prepublish": true, "prepublishOnly": true, "prepack": true, "postpack": true, "dependencies": true}
+var npmLifecycleScripts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"preinstall": true, "install": true, "postinstall": true, "prepare": true,
+		"prepublish": true, "prepublishOnly": true, "prepack": true, "postpack": true, "dependencies": true}
+}}
 
 // toolAutorunWrite finds content that fetches or runs remote code written where a tool runs it
 // by itself: a package.json lifecycle script (npm/pnpm pkg set scripts.postinstall=…), a
@@ -774,7 +784,7 @@ func toolAutorunWrite(c *execCtx, s *Segment, body string) (string, bool) {
 	if n := s.Name(); (n == "npm" || n == "pnpm" || n == "yarn" || n == "bun") && s.sub(0) == "pkg" && s.sub(1) == "set" {
 		for _, a := range s.Args[3:] {
 			k, v, ok := strings.Cut(a, "=")
-			if ok && strings.HasPrefix(k, "scripts.") && npmLifecycleScripts[strings.TrimPrefix(k, "scripts.")] && mcpReRemoteCode.MatchString(v) {
+			if ok && strings.HasPrefix(k, "scripts.") && npmLifecycleScripts.get()[strings.TrimPrefix(k, "scripts.")] && mcpReRemoteCode.MatchString(v) {
 				c.certainty = certaintySure
 				return "Sets the package's " + strings.TrimPrefix(k, "scripts.") + " script, which the package manager runs by itself, to code that fetches or runs remote code (" + remote + ")", true
 			}

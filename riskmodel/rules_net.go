@@ -10,19 +10,23 @@ import (
 )
 
 // fetchers download data; their output may feed an interpreter.
-var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
-	"lwp-request": true, "GET": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true}
+var fetchers = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
+		"lwp-request": true, "GET": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true}
+}}
 
 // interpreters run code from stdin when given no script.
-var interpreters = map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
-	"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "osascript": true, "tclsh": true}
+var interpreters = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
+		"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "osascript": true, "tclsh": true}
+}}
 
 func isFetcher(s *Segment) bool {
 	n := s.Name()
 	if n == "openssl" {
 		return s.sub(0) == "s_client"
 	}
-	return fetchers[n]
+	return fetchers.get()[n]
 }
 
 // urls returns the URLs a network command names (with or without scheme for curl/wget).
@@ -128,7 +132,7 @@ func pipeSources(s *Segment) []*Segment {
 // process substitution, /dev/stdin).
 func runsStdin(s *Segment) bool {
 	n := s.Name()
-	if !shells[n] && !interpreters[n] && n != "source" && n != "." {
+	if !shells.get()[n] && !interpreters.get()[n] && n != "source" && n != "." {
 		return false
 	}
 	for _, a := range s.Args[1:] {
@@ -139,7 +143,7 @@ func runsStdin(s *Segment) bool {
 	if n == "source" || n == "." {
 		return false
 	}
-	if shells[n] {
+	if shells.get()[n] {
 		_, hasC := shellCode(s.Args[1:])
 		return !hasC && scriptless(s.Args[1:])
 	}
@@ -204,9 +208,9 @@ func sends(s *Segment) (dest string, ok bool) {
 		if _, ok := s.argPrefix("--post-data", "--post-file", "--body-data", "--body-file", "--method=POST", "--method=PUT"); ok {
 			return host(), true
 		}
-	case "http", "https", "xh":
+	case "http", "https", "xh", "xhs":
 		for _, a := range s.Args[1:] {
-			if strings.Contains(a, "=") && !strings.HasPrefix(a, "-") && !strings.Contains(a, "://") || strings.HasPrefix(a, "@") {
+			if strings.Contains(a, "=") && !strings.HasPrefix(a, "-") && !strings.Contains(a, "://") || strings.HasPrefix(a, "@") || httpieFile(a) != "" {
 				return host(), true
 			}
 		}
@@ -248,7 +252,7 @@ func sends(s *Segment) (dest string, ok bool) {
 	if dest, ok := gitPushSink(s); ok {
 		return dest, true
 	}
-	if fetchers[s.Name()] || s.Name() == "http" {
+	if fetchers.get()[s.Name()] || s.Name() == "http" {
 		for _, u := range urls(s) {
 			if u.RawQuery != "" || u.User != nil || u.Path != "" {
 				if ms := FindSecrets(u.String()); len(ms) > 0 {
@@ -340,22 +344,24 @@ func remoteOf(s *Segment) string {
 // transferSinks are copy tools whose destination may be remote storage, with the
 // subcommands that copy. Sources: rclone.org/commands, s3tools.org/usage, min.io/docs (mc),
 // learn.microsoft.com azcopy, cloud.google.com/storage/docs/gsutil, aws s3 reference.
-var transferSinks = map[string][]string{
-	"rclone": {"copy", "copyto", "sync", "move", "moveto", "rcat", "copyurl"},
-	"s3cmd":  {"put", "sync", "cp", "mv"},
-	"mc":     {"cp", "mirror", "mv", "pipe"},
-	"azcopy": {"copy", "cp", "sync"},
-	"gsutil": {"cp", "rsync", "mv"},
-	"aws":    {"s3 cp", "s3 sync", "s3 mv"},
-	"gcloud": {"storage cp", "storage rsync", "storage mv"},
-	"rsync":  nil, "scp": nil,
-}
+var transferSinks = table[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"rclone": {"copy", "copyto", "sync", "move", "moveto", "rcat", "copyurl"},
+		"s3cmd":  {"put", "sync", "cp", "mv"},
+		"mc":     {"cp", "mirror", "mv", "pipe"},
+		"azcopy": {"copy", "cp", "sync"},
+		"gsutil": {"cp", "rsync", "mv"},
+		"aws":    {"s3 cp", "s3 sync", "s3 mv"},
+		"gcloud": {"storage cp", "storage rsync", "storage mv"},
+		"rsync":  nil, "scp": nil,
+	}
+}}
 
 // transferSink reports a copy to remote storage: the destination (last positional) is
 // remote while some source is local.
 func transferSink(s *Segment) (string, bool) {
 	n := s.Name()
-	subs, ok := transferSinks[n]
+	subs, ok := transferSinks.get()[n]
 	if !ok || subs == nil {
 		return "", false
 	}
@@ -430,14 +436,16 @@ func slicesContains(xs []string, x string) bool {
 
 // dnsTools resolve names; a name built from data carries that data to whoever serves the
 // domain (DNS exfiltration; MITRE ATT&CK T1048.003 / T1071.004).
-var dnsTools = map[string]bool{"dig": true, "nslookup": true, "host": true, "drill": true, "ping": true, "ping6": true, "kdig": true,
-	"delv": true, "getent": true, "resolvectl": true, "traceroute": true, "q": true, "doggo": true, "dog": true}
+var dnsTools = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"dig": true, "nslookup": true, "host": true, "drill": true, "ping": true, "ping6": true, "kdig": true,
+		"delv": true, "getent": true, "resolvectl": true, "traceroute": true, "q": true, "doggo": true, "dog": true}
+}}
 
 // dnsSink reports a name lookup whose name is built from a value the request computes: a
 // variable or command substitution followed by a literal domain ("$TOKEN.x.evil.example",
 // "$(whoami|base64).evil.example"). A bare "$HOST" is an ordinary lookup.
 func dnsSink(s *Segment) (string, bool) {
-	if !dnsTools[s.Name()] {
+	if !dnsTools.get()[s.Name()] {
 		return "", false
 	}
 	for _, a := range s.Args[1:] {
@@ -604,7 +612,7 @@ func netRules() []*Rule {
 					}
 					if s.PipeIn != nil {
 						for _, p := range pipeSources(s) {
-							if shells[p.Name()] {
+							if shells.get()[p.Name()] {
 								return "Pipes an interactive shell to a network connection", true
 							}
 						}
@@ -801,7 +809,7 @@ func runsDynamicCode(s *Segment) bool {
 	if n == "eval" {
 		return true
 	}
-	if shells[n] {
+	if shells.get()[n] {
 		code, ok := shellCode(s.Args[1:])
 		return ok && strings.Contains(code, "$")
 	}
@@ -823,7 +831,7 @@ func executedFile(s *Segment) string {
 	if n == "php" {
 		return phpScript(s.Args[1:])
 	}
-	if shells[n] || interpreters[n] || n == "source" || n == "." {
+	if shells.get()[n] || interpreters.get()[n] || n == "source" || n == "." {
 		if _, hasC := shellCode(s.Args[1:]); hasC {
 			return ""
 		}
@@ -880,15 +888,19 @@ func describeHosts(ss []*Segment) string {
 // (transfer.sh, 0x0.st, file.io, temp.sh, bashupload.com, catbox.moe, litterbox.catbox.moe,
 // termbin.com, ix.io, paste.rs, sprunge.us, clbin.com, pastebin.com, hastebin.com,
 // dpaste.com, paste.ee, webhook.site, requestbin.com, pipedream.net, oshi.at, filebin.net, gofile.io).
-var dropHosts = map[string]bool{"transfer.sh": true, "0x0.st": true, "file.io": true, "temp.sh": true, "bashupload.com": true,
-	"catbox.moe": true, "litterbox.catbox.moe": true, "termbin.com": true, "ix.io": true, "paste.rs": true, "sprunge.us": true,
-	"clbin.com": true, "pastebin.com": true, "hastebin.com": true, "dpaste.com": true, "dpaste.org": true, "paste.ee": true,
-	"webhook.site": true, "requestbin.com": true, "pipedream.net": true, "oshi.at": true, "filebin.net": true, "gofile.io": true}
+var dropHosts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"transfer.sh": true, "0x0.st": true, "file.io": true, "temp.sh": true, "bashupload.com": true,
+		"catbox.moe": true, "litterbox.catbox.moe": true, "termbin.com": true, "ix.io": true, "paste.rs": true, "sprunge.us": true,
+		"clbin.com": true, "pastebin.com": true, "hastebin.com": true, "dpaste.com": true, "dpaste.org": true, "paste.ee": true,
+		"webhook.site": true, "requestbin.com": true, "pipedream.net": true, "oshi.at": true, "filebin.net": true, "gofile.io": true}
+}}
 
 // personalMailDomains are free mailboxes: a recipient there is a person, not the company.
-var personalMailDomains = map[string]bool{"gmail.com": true, "googlemail.com": true, "yahoo.com": true, "outlook.com": true,
-	"hotmail.com": true, "live.com": true, "icloud.com": true, "me.com": true, "aol.com": true, "proton.me": true,
-	"protonmail.com": true, "gmx.com": true, "gmx.de": true, "yandex.ru": true, "mail.ru": true, "qq.com": true, "163.com": true}
+var personalMailDomains = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"gmail.com": true, "googlemail.com": true, "yahoo.com": true, "outlook.com": true,
+		"hotmail.com": true, "live.com": true, "icloud.com": true, "me.com": true, "aol.com": true, "proton.me": true,
+		"protonmail.com": true, "gmx.com": true, "gmx.de": true, "yandex.ru": true, "mail.ru": true, "qq.com": true, "163.com": true}
+}}
 
 // uncontrolledDest names a destination nobody in the project controls: a raw public IP
 // address, a drop or paste service (or a subdomain of one), a personal mailbox. "" otherwise.
@@ -901,7 +913,7 @@ func uncontrolledDest(s *Segment, dest string) string {
 		}
 	case "mail", "mailx", "sendmail", "mutt", "neomutt", "s-nail", "swaks", "msmtp":
 		for _, a := range s.Args[1:] {
-			if at := strings.LastIndexByte(a, '@'); at > 0 && !strings.HasPrefix(a, "-") && personalMailDomains[strings.ToLower(strings.Trim(a[at+1:], ">'\""))] {
+			if at := strings.LastIndexByte(a, '@'); at > 0 && !strings.HasPrefix(a, "-") && personalMailDomains.get()[strings.ToLower(strings.Trim(a[at+1:], ">'\""))] {
 				return "the personal mailbox " + a
 			}
 		}
@@ -925,7 +937,7 @@ func uncontrolledDest(s *Segment, dest string) string {
 		return ""
 	}
 	for h := host; h != ""; {
-		if dropHosts[h] {
+		if dropHosts.get()[h] {
 			return host + ", an anonymous file-drop or paste service"
 		}
 		_, rest, ok := strings.Cut(h, ".")
@@ -965,6 +977,8 @@ func sendsFileData(s *Segment) bool {
 		}
 	case "mail", "mailx", "s-nail", "mutt", "neomutt":
 		return s.hasFlag("aA", "--attach")
+	case "http", "https", "xh", "xhs":
+		return httpieSendsFile(s)
 	}
 	return false
 }

@@ -59,14 +59,16 @@ func chatWebhook(s *Segment) string {
 }
 
 // archivers pack files for transport; their output piped to a send is a copy of the files.
-var archivers = map[string]bool{"zip": true, "tar": true, "7z": true, "7za": true, "gzip": true, "bzip2": true, "xz": true, "zstd": true, "cpio": true}
+var archivers = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"zip": true, "tar": true, "7z": true, "7za": true, "gzip": true, "bzip2": true, "xz": true, "zstd": true, "cpio": true}
+}}
 
 // sendsArchive reports a send fed, through the pipe before it, by an archive of files (zip -r
 // - src | base64 | curl -d @-) or by git archive / git bundle: source code leaving, not a
 // message someone wrote.
 func sendsArchive(s *Segment) bool {
 	for p := s.PipeIn; p != nil; p = p.PipeIn {
-		if archivers[p.Name()] || p.Name() == "git" && (p.sub(0) == "archive" || p.sub(0) == "bundle") {
+		if archivers.get()[p.Name()] || p.Name() == "git" && (p.sub(0) == "archive" || p.sub(0) == "bundle") {
 			return true
 		}
 	}
@@ -74,8 +76,10 @@ func sendsArchive(s *Segment) bool {
 }
 
 // tunnelServices accept an SSH remote forward from anyone and publish it on a public URL.
-var tunnelServices = map[string]bool{"serveo.net": true, "localhost.run": true, "nokey@localhost.run": true, "a.pinggy.io": true,
-	"pinggy.io": true, "ssh.localhost.run": true, "tunnel.us.ngrok.com": true, "connect.ngrok-agent.com": true, "srv.us": true, "tuns.sh": true}
+var tunnelServices = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"serveo.net": true, "localhost.run": true, "nokey@localhost.run": true, "a.pinggy.io": true,
+		"pinggy.io": true, "ssh.localhost.run": true, "tunnel.us.ngrok.com": true, "connect.ngrok-agent.com": true, "srv.us": true, "tuns.sh": true}
+}}
 
 // publicRemoteForward describes an ssh -R that publishes a local port to the internet: to a
 // tunnel service, or bound on every interface of the remote host (-R 0.0.0.0:2222:…, -R
@@ -85,7 +89,7 @@ func publicRemoteForward(s *Segment) string {
 	host := ""
 	if len(p) > 0 {
 		host = strings.ToLower(p[0])
-		if at := strings.LastIndexByte(host, '@'); at >= 0 && !tunnelServices[host] {
+		if at := strings.LastIndexByte(host, '@'); at >= 0 && !tunnelServices.get()[host] {
 			host = host[at+1:]
 		}
 	}
@@ -100,7 +104,7 @@ func publicRemoteForward(s *Segment) string {
 		default:
 			continue
 		}
-		if tunnelServices[host] {
+		if tunnelServices.get()[host] {
 			return "Publishes local port " + spec + " on the internet through the tunnel service " + host
 		}
 		// [bind:]port:host:hostport; without a bind address the remote sshd listens on its

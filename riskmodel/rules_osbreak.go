@@ -55,7 +55,7 @@ func systemCriticalEntry(abs string) string {
 
 // systemInterpreterNames are the alternatives names of the interpreters the distribution's
 // own tools run (apt, dnf, lsb_release, add-apt-repository are Python or Perl).
-var systemInterpreterNames = map[string]bool{"python": true, "python3": true, "perl": true}
+var systemInterpreterNames = table[map[string]bool]{build: func() map[string]bool { return map[string]bool{"python": true, "python3": true, "perl": true} }}
 
 // switchesSystemInterpreter reports update-alternatives (or Debian's alternatives) pointing
 // the system's python or perl at another program: --install of a system interpreter's link,
@@ -73,11 +73,11 @@ func switchesSystemInterpreter(s *Segment) string {
 		switch a {
 		case "--install":
 			if isCriticalSystemFile(next) && strings.Contains(criticalFileWhat(next), "interpreter") ||
-				i+2 < len(args) && systemInterpreterNames[args[i+2]] {
+				i+2 < len(args) && systemInterpreterNames.get()[args[i+2]] {
 				return "Points " + next + " at another program with update-alternatives, replacing the system's " + path.Base(next)
 			}
 		case "--set", "--config", "--remove-all", "--auto":
-			if systemInterpreterNames[next] {
+			if systemInterpreterNames.get()[next] {
 				return "Switches the system's " + next + " with update-alternatives " + a
 			}
 		}
@@ -87,13 +87,15 @@ func switchesSystemInterpreter(s *Segment) string {
 
 // essentialPackages are packages a Debian, Fedora, Arch or Alpine system cannot lose and keep
 // working: the base interpreters, libc, init, the package managers and sudo itself.
-var essentialPackages = map[string]bool{
-	"python3": true, "python3-minimal": true, "libpython3-stdlib": true, "python3-libs": true, "python": true,
-	"perl-base": true, "perl": true, "bash": true, "dash": true, "coreutils": true, "libc6": true, "libc-bin": true,
-	"glibc": true, "musl": true, "systemd": true, "systemd-sysv": true, "init": true, "dpkg": true, "apt": true,
-	"rpm": true, "dnf": true, "yum": true, "pacman": true, "apk-tools": true, "sudo": true, "login": true, "passwd": true,
-	"util-linux": true, "base-files": true, "busybox": true,
-}
+var essentialPackages = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"python3": true, "python3-minimal": true, "libpython3-stdlib": true, "python3-libs": true, "python": true,
+		"perl-base": true, "perl": true, "bash": true, "dash": true, "coreutils": true, "libc6": true, "libc-bin": true,
+		"glibc": true, "musl": true, "systemd": true, "systemd-sysv": true, "init": true, "dpkg": true, "apt": true,
+		"rpm": true, "dnf": true, "yum": true, "pacman": true, "apk-tools": true, "sudo": true, "login": true, "passwd": true,
+		"util-linux": true, "base-files": true, "busybox": true,
+	}
+}}
 
 // removesEssentialPackage returns the first essential package a package manager is told to
 // remove ("" if none).
@@ -125,7 +127,7 @@ func removesEssentialPackage(s *Segment) string {
 	for _, n := range names {
 		base, _, _ := strings.Cut(n, ":") // python3:amd64
 		base = strings.TrimRight(base, "*")
-		if essentialPackages[base] || strings.HasPrefix(base, "python3.") && !strings.Contains(base, "-") {
+		if essentialPackages.get()[base] || strings.HasPrefix(base, "python3.") && !strings.Contains(base, "-") {
 			return base
 		}
 	}

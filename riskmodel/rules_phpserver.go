@@ -8,10 +8,12 @@ import "strings"
 // is routine on this machine's loopback like any other (docs/policy.md: loopback-only servers).
 
 // phpValueOpts are php's options that take a separate value that is not the script.
-var phpValueOpts = map[string]bool{"-S": true, "-t": true, "-c": true, "-d": true, "-z": true}
+var phpValueOpts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-S": true, "-t": true, "-c": true, "-d": true, "-z": true}
+}}
 
 // phpCodeOpts take PHP code (-r, and the per-line -B, -R, -F, -E): no script file runs.
-var phpCodeOpts = map[string]bool{"-r": true, "-B": true, "-R": true, "-E": true}
+var phpCodeOpts = table[map[string]bool]{build: func() map[string]bool { return map[string]bool{"-r": true, "-B": true, "-R": true, "-E": true} }}
 
 // phpScript returns the file php runs: -f FILE, else the first operand after the options
 // (under -S, the router script; under -l, the file it checks, judged as if run). "" when php
@@ -25,14 +27,14 @@ func phpScript(args []string) string {
 				return args[i+1]
 			}
 			return ""
-		case phpCodeOpts[a], a == "-a", a == "--interactive":
+		case phpCodeOpts.get()[a], a == "-a", a == "--interactive":
 			return ""
 		case a == "-f" || a == "-F":
 			if i+1 < len(args) {
 				return args[i+1]
 			}
 			return ""
-		case phpValueOpts[a]:
+		case phpValueOpts.get()[a]:
 			i++
 		case strings.HasPrefix(a, "-"):
 		default:

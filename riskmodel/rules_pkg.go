@@ -2,8 +2,11 @@ package riskmodel
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // This file knows package managers and build tools: what installing, adding, publishing or
@@ -271,11 +274,13 @@ func pkgCmd(s *Segment, n int) string {
 }
 
 // pkgDefaultRegistries are the public registries packages normally come from.
-var pkgDefaultRegistries = map[string]bool{"registry.npmjs.org": true, "registry.yarnpkg.com": true, "registry.npmjs.com": true,
-	"pypi.org": true, "pypi.python.org": true, "files.pythonhosted.org": true, "upload.pypi.org": true, "rubygems.org": true,
-	"index.rubygems.org": true, "crates.io": true, "index.crates.io": true, "repo.maven.apache.org": true, "repo1.maven.org": true,
-	"api.nuget.org": true, "proxy.golang.org": true, "sum.golang.org": true, "packagist.org": true, "repo.packagist.org": true,
-	"hex.pm": true, "repo.hex.pm": true, "pub.dev": true, "jsr.io": true, "conda.anaconda.org": true, "repo.anaconda.com": true}
+var pkgDefaultRegistries = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"registry.npmjs.org": true, "registry.yarnpkg.com": true, "registry.npmjs.com": true,
+		"pypi.org": true, "pypi.python.org": true, "files.pythonhosted.org": true, "upload.pypi.org": true, "rubygems.org": true,
+		"index.rubygems.org": true, "crates.io": true, "index.crates.io": true, "repo.maven.apache.org": true, "repo1.maven.org": true,
+		"api.nuget.org": true, "proxy.golang.org": true, "sum.golang.org": true, "packagist.org": true, "repo.packagist.org": true,
+		"hex.pm": true, "repo.hex.pm": true, "pub.dev": true, "jsr.io": true, "conda.anaconda.org": true, "repo.anaconda.com": true}
+}}
 
 // pkgDefaultHost reports whether a registry URL is a default public registry or trusted by
 // the policy (an internal mirror).
@@ -285,7 +290,7 @@ func pkgDefaultHost(c *execCtx, raw string) bool {
 		return false
 	}
 	h := strings.ToLower(u.Hostname())
-	return pkgDefaultRegistries[h] || c.trustedHost(h)
+	return pkgDefaultRegistries.get()[h] || c.trustedHost(h)
 }
 
 func pkgHost(raw string) string {
@@ -426,14 +431,16 @@ var pkgNodeValueOpts = []string{"--registry", "--prefix", "-w", "--workspace", "
 	"--globalconfig", "--location", "--loglevel", "--save-prefix", "--otp", "--access", "--scope", "-C", "--dir", "--filter", "-F", "--cwd"}
 
 // pkgNodeBuiltins are the subcommands of yarn/pnpm/bun; any other word runs a script or a bin.
-var pkgNodeBuiltins = map[string]bool{"install": true, "i": true, "add": true, "a": true, "ci": true, "remove": true, "rm": true,
-	"uninstall": true, "un": true, "update": true, "up": true, "upgrade": true, "publish": true, "run": true, "test": true, "t": true,
-	"exec": true, "dlx": true, "x": true, "create": true, "init": true, "info": true, "why": true, "list": true, "ls": true, "outdated": true,
-	"audit": true, "config": true, "global": true, "link": true, "unlink": true, "pack": true, "npm": true, "set": true, "workspace": true,
-	"workspaces": true, "plugin": true, "cache": true, "dedupe": true, "import": true, "licenses": true, "store": true, "root": true,
-	"bin": true, "prune": true, "rebuild": true, "pm": true, "upgrade-interactive": true, "version": true, "node": true, "constraints": true,
-	"explain": true, "patch": true, "patch-commit": true, "setup": true, "env": true, "help": true, "whoami": true, "login": true, "logout": true,
-	"build": false, "start": false, "dev": false, "lint": false}
+var pkgNodeBuiltins = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"install": true, "i": true, "add": true, "a": true, "ci": true, "remove": true, "rm": true,
+		"uninstall": true, "un": true, "update": true, "up": true, "upgrade": true, "publish": true, "run": true, "test": true, "t": true,
+		"exec": true, "dlx": true, "x": true, "create": true, "init": true, "info": true, "why": true, "list": true, "ls": true, "outdated": true,
+		"audit": true, "config": true, "global": true, "link": true, "unlink": true, "pack": true, "npm": true, "set": true, "workspace": true,
+		"workspaces": true, "plugin": true, "cache": true, "dedupe": true, "import": true, "licenses": true, "store": true, "root": true,
+		"bin": true, "prune": true, "rebuild": true, "pm": true, "upgrade-interactive": true, "version": true, "node": true, "constraints": true,
+		"explain": true, "patch": true, "patch-commit": true, "setup": true, "env": true, "help": true, "whoami": true, "login": true, "logout": true,
+		"build": false, "start": false, "dev": false, "lint": false}
+}}
 
 func pkgNode(c *execCtx, s *Segment, tool string) []pkgOp {
 	p := pkgSub(s, pkgNodeValueOpts...)
@@ -586,7 +593,7 @@ func pkgNode(c *execCtx, s *Segment, tool string) []pkgOp {
 	case "test", "t", "tst", "start", "stop", "restart", "build", "dev", "lint":
 		script = sub
 	default:
-		if tool == "npm" || pkgNodeBuiltins[sub] {
+		if tool == "npm" || pkgNodeBuiltins.get()[sub] {
 			return nil
 		}
 		if pkgKnownBin(sub) {
@@ -648,39 +655,43 @@ func pkgNodeConfig(c *execCtx, s *Segment, tool, sub string, rest []string) []pk
 // ---- run-a-package: npx, pnpm dlx, yarn dlx, bunx, uvx, pipx run, go run pkg@v ----
 
 // pkgNpxBins maps package names to the command they provide, where they differ.
-var pkgNpxBins = map[string]string{"typescript": "tsc", "@angular/cli": "ng", "@biomejs/biome": "biome", "@playwright/test": "playwright",
-	"aws-cdk": "cdk", "firebase-tools": "firebase", "netlify-cli": "netlify", "@nestjs/cli": "nest", "@vscode/vsce": "vsce",
-	"@changesets/cli": "changeset", "@graphql-codegen/cli": "graphql-codegen", "sequelize-cli": "sequelize", "eas-cli": "eas",
-	"@babel/cli": "babel", "@swc/cli": "swc", "@remix-run/dev": "remix", "@11ty/eleventy": "eleventy", "webpack-cli": "webpack",
-	"@tailwindcss/cli": "tailwindcss", "@storybook/cli": "storybook", "@redocly/cli": "redocly", "@sveltejs/kit": "svelte-kit",
-	"vercel": "vercel", "wrangler": "wrangler", "prisma": "prisma", "supabase": "supabase", "serverless": "serverless"}
+var pkgNpxBins = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{"typescript": "tsc", "@angular/cli": "ng", "@biomejs/biome": "biome", "@playwright/test": "playwright",
+		"aws-cdk": "cdk", "firebase-tools": "firebase", "netlify-cli": "netlify", "@nestjs/cli": "nest", "@vscode/vsce": "vsce",
+		"@changesets/cli": "changeset", "@graphql-codegen/cli": "graphql-codegen", "sequelize-cli": "sequelize", "eas-cli": "eas",
+		"@babel/cli": "babel", "@swc/cli": "swc", "@remix-run/dev": "remix", "@11ty/eleventy": "eleventy", "webpack-cli": "webpack",
+		"@tailwindcss/cli": "tailwindcss", "@storybook/cli": "storybook", "@redocly/cli": "redocly", "@sveltejs/kit": "svelte-kit",
+		"vercel": "vercel", "wrangler": "wrangler", "prisma": "prisma", "supabase": "supabase", "serverless": "serverless"}
+}}
 
 // pkgKnownProjectBins are tools usually installed as the project's own dev dependencies:
 // npx/yarn/pnpm exec of them runs the project's copy rather than fetching a stranger's code.
-var pkgKnownProjectBins = map[string]bool{"eslint": true, "prettier": true, "tsc": true, "jest": true, "vitest": true, "mocha": true,
-	"ava": true, "playwright": true, "cypress": true, "vite": true, "webpack": true, "rollup": true, "esbuild": true, "parcel": true,
-	"next": true, "nuxi": true, "nuxt": true, "astro": true, "svelte-kit": true, "svelte-check": true, "ng": true, "storybook": true,
-	"turbo": true, "nx": true, "lerna": true, "ts-node": false, "tsx": false, "prisma": true, "drizzle-kit": true, "knip": true,
-	"husky": true, "lint-staged": true, "stylelint": true, "biome": true, "oxlint": true, "tailwindcss": true, "postcss": true,
-	"babel": true, "swc": true, "cdk": true, "vercel": true, "netlify": true, "wrangler": true, "firebase": true, "serverless": true,
-	"sls": true, "typeorm": true, "sequelize": true, "knex": true, "supabase": true, "c8": true, "nyc": true, "depcheck": true,
-	"changeset": true, "semantic-release": true, "release-it": true, "vsce": true, "ovsx": true, "markdownlint": true,
-	"markdownlint-cli2": true, "cspell": true, "commitlint": true, "standard": true, "xo": true, "tsup": true, "unbuild": true,
-	"vue-tsc": true, "vue-cli-service": true, "react-scripts": true, "gatsby": true, "remix": true, "node-gyp": true,
-	"patch-package": true, "graphql-codegen": true, "eleventy": true, "redocly": true, "nest": true, "eas": true, "expo": true,
-	"tsd": true, "api-extractor": true, "size-limit": true, "wdio": true, "karma": true, "detox": true, "cross-env": true, "dotenv": true,
-	"concurrently": true, "vue-demi-fix": false, "openapi-typescript": true, "sort-package-json": true}
+var pkgKnownProjectBins = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"eslint": true, "prettier": true, "tsc": true, "jest": true, "vitest": true, "mocha": true,
+		"ava": true, "playwright": true, "cypress": true, "vite": true, "webpack": true, "rollup": true, "esbuild": true, "parcel": true,
+		"next": true, "nuxi": true, "nuxt": true, "astro": true, "svelte-kit": true, "svelte-check": true, "ng": true, "storybook": true,
+		"turbo": true, "nx": true, "lerna": true, "ts-node": false, "tsx": false, "prisma": true, "drizzle-kit": true, "knip": true,
+		"husky": true, "lint-staged": true, "stylelint": true, "biome": true, "oxlint": true, "tailwindcss": true, "postcss": true,
+		"babel": true, "swc": true, "cdk": true, "vercel": true, "netlify": true, "wrangler": true, "firebase": true, "serverless": true,
+		"sls": true, "typeorm": true, "sequelize": true, "knex": true, "supabase": true, "c8": true, "nyc": true, "depcheck": true,
+		"changeset": true, "semantic-release": true, "release-it": true, "vsce": true, "ovsx": true, "markdownlint": true,
+		"markdownlint-cli2": true, "cspell": true, "commitlint": true, "standard": true, "xo": true, "tsup": true, "unbuild": true,
+		"vue-tsc": true, "vue-cli-service": true, "react-scripts": true, "gatsby": true, "remix": true, "node-gyp": true,
+		"patch-package": true, "graphql-codegen": true, "eleventy": true, "redocly": true, "nest": true, "eas": true, "expo": true,
+		"tsd": true, "api-extractor": true, "size-limit": true, "wdio": true, "karma": true, "detox": true, "cross-env": true, "dotenv": true,
+		"concurrently": true, "vue-demi-fix": false, "openapi-typescript": true, "sort-package-json": true}
+}}
 
 // pkgKnownBin reports whether a command is a tool this package knows by name (build tools,
 // project dev tools, cloud CLIs): yarn/pnpm/npx of it are looked through.
 func pkgKnownBin(n string) bool {
-	if pkgKnownProjectBins[n] {
+	if pkgKnownProjectBins.get()[n] {
 		return true
 	}
-	if _, ok := pkgBuildTools[n]; ok {
+	if _, ok := pkgBuildTools.get()[n]; ok {
 		return true
 	}
-	return cloudKnownBins[n]
+	return cloudKnownBins.get()[n]
 }
 
 // pkgSpecName strips the version from a package spec: eslint@8 → eslint, @a/b@1 → @a/b.
@@ -698,7 +709,7 @@ func pkgSpecName(spec string) string {
 // pkgBinOf is the command a package spec provides.
 func pkgBinOf(spec string) string {
 	n := pkgSpecName(spec)
-	if b, ok := pkgNpxBins[n]; ok {
+	if b, ok := pkgNpxBins.get()[n]; ok {
 		return b
 	}
 	if i := strings.LastIndexByte(n, '/'); i >= 0 && strings.HasPrefix(n, "@") {
@@ -835,11 +846,11 @@ func pkgFetchRunOps(c *execCtx, s *Segment) []pkgOp {
 		return []pkgOp{{pkgUntrusted, "Downloads and runs code from " + spec + " with " + tool + ", outside any registry"}}
 	}
 	bin := inner[0]
-	if pkgKnownProjectBins[bin] && !strings.Contains(tool, "dlx") && !strings.Contains(tool, "create") && !strings.HasPrefix(tool, "npm init") && tool != "go run" {
+	if pkgKnownProjectBins.get()[bin] && !strings.Contains(tool, "dlx") && !strings.Contains(tool, "create") && !strings.HasPrefix(tool, "npm init") && tool != "go run" {
 		return nil // the project's own tool: judged as what it runs
 	}
 	if strings.HasPrefix(tool, "uv") || strings.HasPrefix(tool, "pipx") {
-		if _, ok := pkgBuildTools[bin]; ok && bin != "pip" {
+		if _, ok := pkgBuildTools.get()[bin]; ok && bin != "pip" {
 			return nil // uvx ruff, pipx run black: a well-known formatter or linter
 		}
 	}
@@ -896,7 +907,7 @@ func pkgRunnerInner(s *Segment) (inner *Segment, hint string, ok bool) {
 	switch name {
 	case "npm", "pnpm", "yarn", "bun":
 		p := pkgSub(s, pkgNodeValueOpts...)
-		if len(p) > 0 && (name == "yarn" || name == "pnpm") && !pkgNodeBuiltins[p[0]] && pkgKnownBin(p[0]) {
+		if len(p) > 0 && (name == "yarn" || name == "pnpm") && !pkgNodeBuiltins.get()[p[0]] && pkgKnownBin(p[0]) {
 			out = pkgAfter(args, p[0])
 			out = append([]string{p[0]}, out...)
 		}
@@ -2121,7 +2132,22 @@ func pkgOtherLangs(c *execCtx, s *Segment, tool string) []pkgOp {
 		}
 	case "opam":
 		switch sub {
-		case "install", "upgrade", "switch", "pin", "init", "update":
+		case "install":
+			// opam install . --deps-only (or ./pkg.opam): the dependencies the project's own
+			// opam files declare, from the configured repository, like cabal's
+			// --only-dependencies.
+			if s.arg("--deps-only") && len(rest) > 0 && !slices.ContainsFunc(rest, func(a string) bool {
+				return !strings.HasPrefix(a, "-") && a != "." && a != "./" && !(strings.HasPrefix(a, "./") && strings.HasSuffix(a, ".opam") && !strings.Contains(a[2:], "/"))
+			}) {
+				return []pkgOp{{pkgProjectInstall, "Installs the project's declared dependencies with " + joinArgs(s.Args)}}
+			}
+			return []pkgOp{{pkgGlobal, "Changes the user's OCaml packages with " + joinArgs(s.Args)}}
+		case "switch":
+			if len(rest) > 0 && (rest[0] == "list" || rest[0] == "show") {
+				return []pkgOp{{pkgQuery, "Inspects OCaml switches with " + joinArgs(s.Args)}}
+			}
+			return []pkgOp{{pkgGlobal, "Changes the user's OCaml packages with " + joinArgs(s.Args)}}
+		case "upgrade", "pin", "init", "update":
 			return []pkgOp{{pkgGlobal, "Changes the user's OCaml packages with " + joinArgs(s.Args)}}
 		case "remove", "uninstall":
 			return []pkgOp{{pkgUninstall, "Removes OCaml packages with " + joinArgs(s.Args)}}
@@ -2613,7 +2639,9 @@ func pkgTargetRunner(c *execCtx, s *Segment, name string) []pkgOp {
 		case "build", "test", "query", "cquery", "aquery", "info", "clean", "fetch", "sync", "coverage", "mod", "version", "help", "shutdown", "print_action", "dump":
 			return []pkgOp{{pkgBuild, "Runs the project's build tool: " + joinArgs(s.Args)}}
 		case "run":
-			if len(p) > 1 && pkgDeployish(p[1][strings.LastIndexAny(p[1], "/:")+1:]) {
+			// The label's package counts as well as its name: //deploy:prod deploys, and a
+			// target named for production acts there.
+			if len(p) > 1 && (pkgDeployish(p[1]) || catalog.ProductionLike(p[1][strings.LastIndexAny(p[1], "/:")+1:])) {
 				return []pkgOp{{pkgPublish, "Runs the Bazel target " + p[1] + ", which by its name deploys, publishes or pushes"}}
 			}
 			return []pkgOp{{pkgBuild, "Builds and runs a project target: " + joinArgs(s.Args)}}
@@ -2666,45 +2694,47 @@ func pkgTargetRunner(c *execCtx, s *Segment, name string) []pkgOp {
 
 // pkgBuildTools maps a command to the subcommands (its first positional word) that build,
 // test, lint or format the project; "*" allows any arguments, "" the bare command.
-var pkgBuildTools = map[string][]string{
-	"gofmt": {"*"}, "goimports": {"*"}, "golangci-lint": {"*"}, "staticcheck": {"*"}, "govulncheck": {"*"}, "gosec": {"*"}, "revive": {"*"},
-	"gotestsum": {"*"}, "ginkgo": {"*"}, "mockgen": {"*"}, "stringer": {"*"}, "templ": {"generate", "fmt"}, "sqlc": {"generate", "vet", "compile", "diff"},
-	"buf": {"lint", "build", "generate", "format", "breaking", "ls-files", "dep"}, "protoc": {"*"}, "air": {"*"},
-	"rustc": {"*"}, "rustfmt": {"*"}, "wasm-pack": {"build", "test", "pack"},
-	"gcc": {"*"}, "g++": {"*"}, "clang": {"*"}, "clang++": {"*"}, "cc": {"*"}, "c++": {"*"}, "ld": {"*"}, "javac": {"*"}, "kotlinc": {"*"},
-	"scalac": {"*"}, "swiftc": {"*"}, "tsc": {"*"}, "zig": {"build", "test", "fmt", "run", "cc", "c++"}, "configure": {"*"}, "autoreconf": {"*"},
-	"pytest": {"*"}, "tox": {"*"}, "nox": {"*"}, "ruff": {"*"}, "black": {"*"}, "isort": {"*"}, "flake8": {"*"}, "pylint": {"*"}, "mypy": {"*"},
-	"pyright": {"*"}, "basedpyright": {"*"}, "bandit": {"*"}, "coverage": {"*"}, "pyflakes": {"*"}, "pycodestyle": {"*"}, "pydocstyle": {"*"},
-	"autopep8": {"*"}, "yapf": {"*"}, "unittest": {"*"}, "doctest": {"*"}, "behave": {"*"}, "sphinx-build": {"*"}, "venv": {"*"},
-	"virtualenv": {"*"}, "build": {"*"}, "compileall": {"*"}, "pip-compile": {"*"}, "pyupgrade": {"*"}, "vulture": {"*"}, "radon": {"*"},
-	"mkdocs": {"build", "serve", "new"}, "pre-commit": {"run", "install", "validate-config", "validate-manifest", "clean", "gc", ""},
-	"eslint": {"*"}, "prettier": {"*"}, "jest": {"*"}, "vitest": {"*"}, "mocha": {"*"}, "ava": {"*"}, "tap": {"*"}, "karma": {"*"},
-	"stylelint": {"*"}, "biome": {"*"}, "oxlint": {"*"}, "dprint": {"*"}, "webpack": {"*"}, "rollup": {"*"}, "esbuild": {"*"}, "parcel": {"*"},
-	"vite": {"build", "dev", "serve", "preview", "optimize", ""}, "next": {"build", "dev", "lint", "start", "info", "telemetry"},
-	"nuxi": {"build", "dev", "generate", "preview", "prepare", "typecheck", "analyze", "info"}, "nuxt": {"build", "dev", "generate", "preview", "prepare", "typecheck"},
-	"astro": {"build", "dev", "check", "preview", "sync"}, "svelte-kit": {"sync"}, "svelte-check": {"*"}, "vue-tsc": {"*"},
-	"ng":        {"build", "test", "serve", "lint", "e2e", "generate", "g", "extract-i18n", "version", "analytics", "cache", "new", "update"},
-	"storybook": {"dev", "build"}, "playwright": {"test", "show-report", "show-trace", "codegen", "install"}, "cypress": {"run", "open", "verify", "info"},
-	"wdio": {"*"}, "detox": {"build", "test"}, "tsup": {"*"}, "unbuild": {"*"}, "c8": {"*"}, "nyc": {"*"}, "knip": {"*"}, "depcheck": {"*"},
-	"lint-staged": {"*"}, "husky": {"*"}, "tailwindcss": {"*"}, "postcss": {"*"}, "babel": {"*"}, "swc": {"*"}, "markdownlint": {"*"},
-	"markdownlint-cli2": {"*"}, "cspell": {"*"}, "commitlint": {"*"}, "standard": {"*"}, "xo": {"*"}, "react-scripts": {"build", "test", "start"},
-	"vue-cli-service": {"build", "serve", "lint", "test:unit"}, "gatsby": {"build", "develop", "serve", "clean"}, "remix": {"build", "dev"},
-	"node-gyp": {"*"}, "patch-package": {"*"}, "graphql-codegen": {"*"}, "eleventy": {"*"}, "redocly": {"lint", "bundle", "build-docs", "preview-docs"},
-	"nest": {"build", "start", "generate", "g", "info"}, "tsd": {"*"}, "api-extractor": {"*"}, "size-limit": {"*"}, "openapi-typescript": {"*"},
-	"sort-package-json": {"*"}, "prisma": {"generate", "format", "validate", "version", "init", "studio", "--version"},
-	"drizzle-kit": {"generate", "check", "introspect", "pull", "studio", "up"},
-	"rspec":       {"*"}, "rubocop": {"*"}, "standardrb": {"*"}, "erb_lint": {"*"}, "erblint": {"*"}, "brakeman": {"*"}, "reek": {"*"}, "steep": {"*"}, "sorbet": {"*"},
-	"rails":   {"test", "t", "server", "s", "routes", "generate", "g", "assets:precompile", "assets:clean", "zeitwerk:check", "about", "stats", "new", "test:system", "notes"},
-	"phpunit": {"*"}, "pest": {"*"}, "phpstan": {"*"}, "psalm": {"*"}, "php-cs-fixer": {"*"}, "phpcs": {"*"}, "phpcbf": {"*"}, "rector": {"*"},
-	"xcodebuild": {"*"}, "swiftlint": {"*"}, "swiftformat": {"*"}, "ktlint": {"*"}, "detekt": {"*"}, "ghc": {"*"}, "dune": {"build", "test", "exec", "fmt", "runtest", "clean"},
-	"terraform": {"fmt"}, "tflint": {"*"}, "tfsec": {"*"}, "checkov": {"*"}, "trivy": {"fs", "config", "repo", "image", "sbom"},
-	"shellcheck": {"*"}, "shfmt": {"*"}, "hadolint": {"*"}, "yamllint": {"*"}, "actionlint": {"*"}, "codespell": {"*"}, "vale": {"*"}, "typos": {"*"},
-	"clang-format": {"*"}, "clang-tidy": {"*"}, "cppcheck": {"*"}, "sqlfluff": {"lint", "fix", "format", "parse"}, "ansible-lint": {"*"},
-	"kustomize": {"build", "edit", "cfg"}, "hugo": {"", "build", "server", "new", "version"}, "jekyll": {"build", "serve", "b", "s", "new", "doctor"},
-	"zola": {"build", "serve", "check"}, "vercel": {"dev", "build"}, "netlify": {"dev", "build"}, "wrangler": {"dev", "types"},
-	"firebase": {"emulators:start", "emulators:exec", "serve"}, "sam": {"build", "validate", "local"}, "supabase": {"start", "stop", "status", "gen", "init"},
-	"tauri": {"dev", "build", "info"}, "electron-builder": {"*"}, "molecule": {"test", "lint", "syntax"}, "cdk": {"synth", "init", "doctor"},
-}
+var pkgBuildTools = table[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"gofmt": {"*"}, "goimports": {"*"}, "golangci-lint": {"*"}, "staticcheck": {"*"}, "govulncheck": {"*"}, "gosec": {"*"}, "revive": {"*"},
+		"gotestsum": {"*"}, "ginkgo": {"*"}, "mockgen": {"*"}, "stringer": {"*"}, "templ": {"generate", "fmt"}, "sqlc": {"generate", "vet", "compile", "diff"},
+		"buf": {"lint", "build", "generate", "format", "breaking", "ls-files", "dep"}, "protoc": {"*"}, "air": {"*"},
+		"rustc": {"*"}, "rustfmt": {"*"}, "wasm-pack": {"build", "test", "pack"},
+		"gcc": {"*"}, "g++": {"*"}, "clang": {"*"}, "clang++": {"*"}, "cc": {"*"}, "c++": {"*"}, "ld": {"*"}, "javac": {"*"}, "kotlinc": {"*"},
+		"scalac": {"*"}, "swiftc": {"*"}, "tsc": {"*"}, "zig": {"build", "test", "fmt", "run", "cc", "c++"}, "configure": {"*"}, "autoreconf": {"*"},
+		"pytest": {"*"}, "tox": {"*"}, "nox": {"*"}, "ruff": {"*"}, "black": {"*"}, "isort": {"*"}, "flake8": {"*"}, "pylint": {"*"}, "mypy": {"*"},
+		"pyright": {"*"}, "basedpyright": {"*"}, "bandit": {"*"}, "coverage": {"*"}, "pyflakes": {"*"}, "pycodestyle": {"*"}, "pydocstyle": {"*"},
+		"autopep8": {"*"}, "yapf": {"*"}, "unittest": {"*"}, "doctest": {"*"}, "behave": {"*"}, "sphinx-build": {"*"}, "venv": {"*"},
+		"virtualenv": {"*"}, "build": {"*"}, "compileall": {"*"}, "pip-compile": {"*"}, "pyupgrade": {"*"}, "vulture": {"*"}, "radon": {"*"},
+		"mkdocs": {"build", "serve", "new"}, "pre-commit": {"run", "install", "validate-config", "validate-manifest", "clean", "gc", ""},
+		"eslint": {"*"}, "prettier": {"*"}, "jest": {"*"}, "vitest": {"*"}, "mocha": {"*"}, "ava": {"*"}, "tap": {"*"}, "karma": {"*"},
+		"stylelint": {"*"}, "biome": {"*"}, "oxlint": {"*"}, "dprint": {"*"}, "webpack": {"*"}, "rollup": {"*"}, "esbuild": {"*"}, "parcel": {"*"},
+		"vite": {"build", "dev", "serve", "preview", "optimize", ""}, "next": {"build", "dev", "lint", "start", "info", "telemetry"},
+		"nuxi": {"build", "dev", "generate", "preview", "prepare", "typecheck", "analyze", "info"}, "nuxt": {"build", "dev", "generate", "preview", "prepare", "typecheck"},
+		"astro": {"build", "dev", "check", "preview", "sync"}, "svelte-kit": {"sync"}, "svelte-check": {"*"}, "vue-tsc": {"*"},
+		"ng":        {"build", "test", "serve", "lint", "e2e", "generate", "g", "extract-i18n", "version", "analytics", "cache", "new", "update"},
+		"storybook": {"dev", "build"}, "playwright": {"test", "show-report", "show-trace", "codegen", "install"}, "cypress": {"run", "open", "verify", "info"},
+		"wdio": {"*"}, "detox": {"build", "test"}, "tsup": {"*"}, "unbuild": {"*"}, "c8": {"*"}, "nyc": {"*"}, "knip": {"*"}, "depcheck": {"*"},
+		"lint-staged": {"*"}, "husky": {"*"}, "tailwindcss": {"*"}, "postcss": {"*"}, "babel": {"*"}, "swc": {"*"}, "markdownlint": {"*"},
+		"markdownlint-cli2": {"*"}, "cspell": {"*"}, "commitlint": {"*"}, "standard": {"*"}, "xo": {"*"}, "react-scripts": {"build", "test", "start"},
+		"vue-cli-service": {"build", "serve", "lint", "test:unit"}, "gatsby": {"build", "develop", "serve", "clean"}, "remix": {"build", "dev"},
+		"node-gyp": {"*"}, "patch-package": {"*"}, "graphql-codegen": {"*"}, "eleventy": {"*"}, "redocly": {"lint", "bundle", "build-docs", "preview-docs"},
+		"nest": {"build", "start", "generate", "g", "info"}, "tsd": {"*"}, "api-extractor": {"*"}, "size-limit": {"*"}, "openapi-typescript": {"*"},
+		"sort-package-json": {"*"}, "prisma": {"generate", "format", "validate", "version", "init", "studio", "--version"},
+		"drizzle-kit": {"generate", "check", "introspect", "pull", "studio", "up"},
+		"rspec":       {"*"}, "rubocop": {"*"}, "standardrb": {"*"}, "erb_lint": {"*"}, "erblint": {"*"}, "brakeman": {"*"}, "reek": {"*"}, "steep": {"*"}, "sorbet": {"*"},
+		"rails":   {"test", "t", "server", "s", "routes", "generate", "g", "assets:precompile", "assets:clean", "zeitwerk:check", "about", "stats", "new", "test:system", "notes"},
+		"phpunit": {"*"}, "pest": {"*"}, "phpstan": {"*"}, "psalm": {"*"}, "php-cs-fixer": {"*"}, "phpcs": {"*"}, "phpcbf": {"*"}, "rector": {"*"},
+		"xcodebuild": {"*"}, "swiftlint": {"*"}, "swiftformat": {"*"}, "ktlint": {"*"}, "detekt": {"*"}, "ghc": {"*"}, "dune": {"build", "test", "exec", "fmt", "runtest", "clean"},
+		"terraform": {"fmt"}, "tflint": {"*"}, "tfsec": {"*"}, "checkov": {"*"}, "trivy": {"fs", "config", "repo", "image", "sbom"},
+		"shellcheck": {"*"}, "shfmt": {"*"}, "hadolint": {"*"}, "yamllint": {"*"}, "actionlint": {"*"}, "codespell": {"*"}, "vale": {"*"}, "typos": {"*"},
+		"clang-format": {"*"}, "clang-tidy": {"*"}, "cppcheck": {"*"}, "sqlfluff": {"lint", "fix", "format", "parse"}, "ansible-lint": {"*"},
+		"kustomize": {"build", "edit", "cfg"}, "hugo": {"", "build", "server", "new", "version"}, "jekyll": {"build", "serve", "b", "s", "new", "doctor"},
+		"zola": {"build", "serve", "check"}, "vercel": {"dev", "build"}, "netlify": {"dev", "build"}, "wrangler": {"dev", "types"},
+		"firebase": {"emulators:start", "emulators:exec", "serve"}, "sam": {"build", "validate", "local"}, "supabase": {"start", "stop", "status", "gen", "init"},
+		"tauri": {"dev", "build", "info"}, "electron-builder": {"*"}, "molecule": {"test", "lint", "syntax"}, "cdk": {"synth", "init", "doctor"},
+	}
+}}
 
 // pkgBuildTable judges commands from the build-tool table.
 func pkgBuildTable(s *Segment, name string) []pkgOp {
@@ -2715,7 +2745,7 @@ func pkgBuildTable(s *Segment, name string) []pkgOp {
 		}
 		return nil
 	}
-	subs, ok := pkgBuildTools[name]
+	subs, ok := pkgBuildTools.get()[name]
 	if !ok {
 		return nil
 	}

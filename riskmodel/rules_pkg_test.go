@@ -110,7 +110,7 @@ func TestPkgVerdicts(t *testing.T) {
 		{"npx eslint src --fix", Allow, "pkg.build-test", "pkg.run-package"},
 		{"npx prettier --write .", Allow, "pkg.build-test", "pkg.run-package"},
 		// Weakening TLS or checksums.
-		{"npm config set strict-ssl false", Ask, "pkg.insecure-config", ""},
+		{"npm config set strict-ssl false", Deny, "pkg.insecure-config", ""}, // ~/.npmrc: TLS off globally (docs/policy.md)
 		{"NODE_TLS_REJECT_UNAUTHORIZED=0 npm install", Ask, "pkg.insecure-fetch", ""},
 		{"go env -w GOSUMDB=off", Ask, "pkg.insecure-config", ""},
 		{"npm config set init-author-name Dev", Ask, "pkg.config", "pkg.insecure-config"},

@@ -191,8 +191,10 @@ func pkgGoName(spec string) string {
 	return strings.TrimSuffix(spec, "/...")
 }
 
-var pkgEcoNames = map[catalog.Ecosystem]string{catalog.PyPI: "PyPI", catalog.Npm: "npm", catalog.Crates: "crates.io",
-	catalog.RubyGems: "RubyGems", catalog.GoMod: "Go module", catalog.NuGet: "NuGet"}
+var pkgEcoNames = table[map[catalog.Ecosystem]string]{build: func() map[catalog.Ecosystem]string {
+	return map[catalog.Ecosystem]string{catalog.PyPI: "PyPI", catalog.Npm: "npm", catalog.Crates: "crates.io",
+		catalog.RubyGems: "RubyGems", catalog.GoMod: "Go module", catalog.NuGet: "NuGet"}
+}}
 
 // pkgTyposquatCheck is pkg.typosquat's check: certain for documented malicious names,
 // non-ASCII lookalikes of popular names, separator and lookalike-ASCII variants and single
@@ -208,7 +210,7 @@ func pkgTyposquatCheck(c *execCtx, s *Segment) (string, bool) {
 		if !ok {
 			continue
 		}
-		eco, name := pkgEcoNames[n.eco], capText(n.name)
+		eco, name := pkgEcoNames.get()[n.eco], capText(n.name)
 		const tail = ": a typosquat's install code runs with the agent's access"
 		switch sq.Kind {
 		case catalog.SquatMalicious:

@@ -10,7 +10,7 @@ func sudoCheckOnly(s *Segment) bool {
 	if s.Name() != "sudo" {
 		return false
 	}
-	rest := skipOpts(s.Args[1:], sudoArgOpts)
+	rest := skipOpts(s.Args[1:], sudoArgOpts.get())
 	if len(rest) > 0 {
 		return rest[0] == "true"
 	}
@@ -192,7 +192,9 @@ func worldWritable(mode string) bool {
 
 // privWrappers only change the user a command runs as; a shell reached through one of them
 // alone is an ordinary (asked) root shell, not an escape.
-var privWrappers = map[string]bool{"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "runuser": true, "su -c": true}
+var privWrappers = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "runuser": true, "su -c": true}
+}}
 
 // isShellName reports a command that is an interactive shell.
 func isShellName(n string) bool {
@@ -217,12 +219,12 @@ func rootShellEscape(s *Segment) bool {
 	}
 	if isShellName(s.Name()) && !s.arg("-c") {
 		for _, v := range s.Via {
-			if w, name, _ := strings.Cut(v, " "); !privWrappers[v] && !privWrappers[w] && !isShellName(w) && (w != "env" || codeVars[name]) && w != "eval" {
+			if w, name, _ := strings.Cut(v, " "); !privWrappers.get()[v] && !privWrappers.get()[w] && !isShellName(w) && (w != "env" || codeVars.get()[name]) && w != "eval" {
 				return true // reached through a program that is not a shell or a user switch
 			}
 		}
 	}
-	if isShellName(s.Name()) || privWrappers[s.Name()] {
+	if isShellName(s.Name()) || privWrappers.get()[s.Name()] {
 		return false
 	}
 	for _, e := range embeddedCommands(s) {
@@ -253,7 +255,7 @@ func interactiveRootShell(s *Segment) bool {
 	}
 	switch n := s.Name(); {
 	case n == "sudo" || n == "doas":
-		rest := skipOpts(s.Args[1:], sudoArgOpts)
+		rest := skipOpts(s.Args[1:], sudoArgOpts.get())
 		return len(rest) == 0 && s.hasFlag("is", "--login", "--shell") && !sudoTargetsOther(s)
 	case n == "su":
 		for _, a := range s.Args[1:] {

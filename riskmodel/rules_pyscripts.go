@@ -39,8 +39,8 @@ func hatchScriptOp(tool string, rest []string) (pkgOp, bool) {
 // systemCommandName reports a name that is a command of the system or a tool guardian judges
 // elsewhere: as a hatch "script" it would be that command, run with no arguments.
 func systemCommandName(n string) bool {
-	if shells[n] || interpreters[n] || readOnly[n] || workspaceWriters[n] || fetchers[n] || netReaders[n] || shellBuiltins[n] ||
-		privWrappers[n] || cloudKnownBins[n] {
+	if shells.get()[n] || interpreters.get()[n] || readOnly.get()[n] || workspaceWriters.get()[n] || fetchers.get()[n] || netReaders.get()[n] || shellBuiltins.get()[n] ||
+		privWrappers.get()[n] || cloudKnownBins.get()[n] {
 		return true
 	}
 	switch n {

@@ -25,23 +25,27 @@ import (
 
 // guardianDecidingVerbs are guardian's subcommands that answer an approval or change policy,
 // with the words that must follow (nil: the verb alone is enough).
-var guardianDecidingVerbs = map[string][]string{
-	"approve": nil,
-	"deny":    nil,
-	"allow":   nil,
-	"block":   nil,
-	"grants":  {"revoke"},
-	"hook":    {"install", "uninstall"},
-}
+var guardianDecidingVerbs = table[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"approve": nil,
+		"deny":    nil,
+		"allow":   nil,
+		"block":   nil,
+		"grants":  {"revoke"},
+		"hook":    {"install", "uninstall"},
+	}
+}}
 
 // guardianVerbs lists every guardian subcommand, so that the first of them among the
 // arguments is the verb whatever global flags (--config FILE) come before it.
-var guardianVerbs = map[string]bool{
-	"approve": true, "deny": true, "allow": true, "block": true, "grants": true, "hook": true,
-	"pending": true, "audit": true, "verify": true, "review": true, "rules": true, "serve": true,
-	"eval": true, "config": true, "model": true, "mcp-proxy": true, "version": true, "help": true,
-	"completion": true,
-}
+var guardianVerbs = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"approve": true, "deny": true, "allow": true, "block": true, "grants": true, "hook": true,
+		"pending": true, "audit": true, "verify": true, "review": true, "rules": true, "serve": true,
+		"eval": true, "config": true, "model": true, "mcp-proxy": true, "version": true, "help": true,
+		"completion": true,
+	}
+}}
 
 // guardianDecision returns what a guardian command line does when it answers an approval or
 // writes policy ("approve", "grants revoke", …), "" when it does neither.
@@ -51,10 +55,10 @@ func guardianDecision(s *Segment) string {
 	}
 	args := s.Args[1:]
 	for i, a := range args {
-		if strings.HasPrefix(a, "-") || !guardianVerbs[a] {
+		if strings.HasPrefix(a, "-") || !guardianVerbs.get()[a] {
 			continue
 		}
-		next, ok := guardianDecidingVerbs[a]
+		next, ok := guardianDecidingVerbs.get()[a]
 		if !ok {
 			return ""
 		}

@@ -6,8 +6,10 @@ import (
 )
 
 // envSetupTools print shell code meant to be eval'ed into the current shell.
-var envSetupTools = map[string]bool{"ssh-agent": true, "direnv": true, "pyenv": true, "rbenv": true, "nodenv": true, "brew": true, "conda": true,
-	"fnm": true, "mise": true, "rtx": true, "starship": true, "zoxide": true, "dircolors": true, "opam": true, "goenv": true, "jenv": true, "asdf": true, "keychain": true, "gpg-agent": true}
+var envSetupTools = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"ssh-agent": true, "direnv": true, "pyenv": true, "rbenv": true, "nodenv": true, "brew": true, "conda": true,
+		"fnm": true, "mise": true, "rtx": true, "starship": true, "zoxide": true, "dircolors": true, "opam": true, "goenv": true, "jenv": true, "asdf": true, "keychain": true, "gpg-agent": true}
+}}
 
 func shellRules() []*Rule {
 	return []*Rule{
@@ -26,7 +28,7 @@ func shellRules() []*Rule {
 			Message: "Runs shell code that cannot be seen before it runs",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if runsDynamicCode(s) {
-					if fedBy(s, func(o *Segment) bool { return envSetupTools[o.Name()] }) {
+					if fedBy(s, func(o *Segment) bool { return envSetupTools.get()[o.Name()] }) {
 						return "", false
 					}
 					if s.Runs.has(taintFetched) && !c.allFrom(s.Runs.from(taintFetched), false) {
@@ -51,7 +53,7 @@ func shellRules() []*Rule {
 					return "", false
 				}
 				for _, o := range s.Feeds {
-					if envSetupTools[o.Name()] {
+					if envSetupTools.get()[o.Name()] {
 						return "Evaluates the environment setup printed by " + o.Name(), true
 					}
 				}

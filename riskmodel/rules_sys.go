@@ -128,7 +128,7 @@ func sysRules() []*Rule {
 				if len(s.Args) == 0 {
 					return "", false
 				}
-				if minerNames[strings.ToLower(s.Name())] {
+				if minerNames.get()[strings.ToLower(s.Name())] {
 					return "Runs " + s.Name() + ", a cryptocurrency miner", true
 				}
 				for _, a := range s.Args[1:] {
@@ -147,7 +147,7 @@ func sysRules() []*Rule {
 					return "", false
 				}
 				n := strings.TrimSuffix(strings.ToLower(s.Name()), ".exe")
-				if !windowsTools[n] {
+				if !windowsTools.get()[n] {
 					return "", false
 				}
 				// Backslashes differ with quoting (HKLM\SAM unquoted is HKLMSAM): compare without.
@@ -296,7 +296,7 @@ func sysRules() []*Rule {
 						return "", false
 					}
 					for _, a := range s.positional(0, "-s", "-n", "-u", "-U", "-g", "-P", "-t") {
-						if broadProcessNames[strings.ToLower(a)] {
+						if broadProcessNames.get()[strings.ToLower(a)] {
 							return "", false // sys.kill-broad
 						}
 					}
@@ -313,7 +313,7 @@ func sysRules() []*Rule {
 					return "", false
 				}
 				for _, a := range s.positional(0, "-s", "-n", "-u", "-U", "-g", "-P", "-t") {
-					if broadProcessNames[strings.ToLower(a)] {
+					if broadProcessNames.get()[strings.ToLower(a)] {
 						return "Stops every " + a + " process on the machine, including the user's own", true
 					}
 				}
@@ -354,9 +354,11 @@ func sysRules() []*Rule {
 }
 
 // broadProcessNames are programs many unrelated processes run as.
-var broadProcessNames = map[string]bool{"node": true, "python": true, "python3": true, "java": true, "ruby": true, "go": true, "bash": true,
-	"sh": true, "zsh": true, "chrome": true, "firefox": true, "docker": true, "postgres": true, "mysqld": true, "redis-server": true,
-	"nginx": true, "code": true, "electron": true, "ssh": true, "git": true, "npm": true, "php": true, "perl": true}
+var broadProcessNames = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"node": true, "python": true, "python3": true, "java": true, "ruby": true, "go": true, "bash": true,
+		"sh": true, "zsh": true, "chrome": true, "firefox": true, "docker": true, "postgres": true, "mysqld": true, "redis-server": true,
+		"nginx": true, "code": true, "electron": true, "ssh": true, "git": true, "npm": true, "php": true, "perl": true}
+}}
 
 func hasWriteToDevNull(s *Segment) bool {
 	for _, a := range s.Args {
@@ -419,9 +421,11 @@ func writesFile(s *Segment) bool {
 }
 
 // minerNames are cryptocurrency miners (their projects' own names).
-var minerNames = map[string]bool{"xmrig": true, "xmrig-cuda": true, "cpuminer": true, "cpuminer-multi": true, "minerd": true, "ethminer": true,
-	"t-rex": true, "nbminer": true, "lolminer": true, "phoenixminer": true, "xmr-stak": true, "xmr-stak-rx": true, "cgminer": true,
-	"bfgminer": true, "gminer": true, "teamredminer": true, "nanominer": true, "srbminer-multi": true}
+var minerNames = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"xmrig": true, "xmrig-cuda": true, "cpuminer": true, "cpuminer-multi": true, "minerd": true, "ethminer": true,
+		"t-rex": true, "nbminer": true, "lolminer": true, "phoenixminer": true, "xmr-stak": true, "xmr-stak-rx": true, "cgminer": true,
+		"bfgminer": true, "gminer": true, "teamredminer": true, "nanominer": true, "srbminer-multi": true}
+}}
 
 // windowsAbuse are LOLBAS uses of Windows tools (https://lolbas-project.github.io): the tool,
 // the words its arguments must all contain (lower case), and what that does. "*" matches
@@ -464,13 +468,13 @@ var windowsAbuse = []struct {
 }
 
 // windowsTools are the names windowsAbuse applies to.
-var windowsTools = func() map[string]bool {
+var windowsTools = table[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{"powershell": true, "pwsh": true, "cmd": true}
 	for _, w := range windowsAbuse {
 		m[w.tool] = true
 	}
 	return m
-}()
+}}
 
 func allIn(s string, subs ...string) bool {
 	for _, x := range subs {

@@ -60,7 +60,7 @@ func tlsOnceRules() []*Rule {
 					break
 				}
 			}
-			if why == "" && !readOnly[s.Name()] && !shellBuiltins[s.Name()] {
+			if why == "" && !readOnly.get()[s.Name()] && !shellBuiltins.get()[s.Name()] {
 				for _, kv := range requestAssigns(c, s) {
 					if tlsBypassEnv(kv) {
 						why = "with " + kv + " set for it"

@@ -4,12 +4,14 @@ import (
 	"strings"
 )
 
-// gitGlobalOpts are git's options before the subcommand that take a value (cliGlobalTable).
-var gitGlobalOpts = cliGlobalIndex["git"].opts
+// gitGlobalOpts returns git's options before the subcommand that take a value (cliGlobalTable).
+func gitGlobalOpts() []string { return cliGlobalIndex.get()["git"].opts }
 
 // protectedBranches are branch names whose history others rely on.
-var protectedBranches = map[string]bool{"main": true, "master": true, "trunk": true, "develop": true, "dev": true,
-	"release": true, "production": true, "prod": true, "staging": true, "stable": true, "gh-pages": true}
+var protectedBranches = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"main": true, "master": true, "trunk": true, "develop": true, "dev": true,
+		"release": true, "production": true, "prod": true, "staging": true, "stable": true, "gh-pages": true}
+}}
 
 func isProtectedBranch(ref string) bool {
 	ref = strings.TrimPrefix(ref, "+")
@@ -17,7 +19,7 @@ func isProtectedBranch(ref string) bool {
 		ref = ref[i+1:]
 	}
 	ref = strings.TrimPrefix(ref, "refs/heads/")
-	return protectedBranches[ref] || strings.HasPrefix(ref, "release/") || strings.HasPrefix(ref, "release-")
+	return protectedBranches.get()[ref] || strings.HasPrefix(ref, "release/") || strings.HasPrefix(ref, "release-")
 }
 
 // gitSub returns the git subcommand and its arguments (options included) after it.
@@ -29,7 +31,7 @@ func gitSub(s *Segment) (string, []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if strings.HasPrefix(a, "-") {
-			for _, o := range gitGlobalOpts {
+			for _, o := range gitGlobalOpts() {
 				if a == o {
 					i++
 					break

@@ -416,16 +416,18 @@ func isAncestor(dir, p string) bool {
 	return strings.HasPrefix(p, dir+"/")
 }
 
-var topLevelSystem = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/lib": true, "/lib32": true, "/lib64": true,
-	"/opt": true, "/proc": true, "/root": true, "/sbin": true, "/srv": true, "/sys": true, "/usr": true,
-	"/var": true, "/home": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true,
-	"/private": true, "/snap": true, "/mnt": true, "/media": true, "/run": true, "/usr/bin": true,
-	"/usr/lib": true, "/usr/local": true, "/usr/sbin": true, "/usr/share": true, "/var/lib": true,
-	"/var/log": true, "/etc/ssh": true, "/nix": true, "/nix/store": true,
-}
+var topLevelSystem = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/lib": true, "/lib32": true, "/lib64": true,
+		"/opt": true, "/proc": true, "/root": true, "/sbin": true, "/srv": true, "/sys": true, "/usr": true,
+		"/var": true, "/home": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true,
+		"/private": true, "/snap": true, "/mnt": true, "/media": true, "/run": true, "/usr/bin": true,
+		"/usr/lib": true, "/usr/local": true, "/usr/sbin": true, "/usr/share": true, "/var/lib": true,
+		"/var/log": true, "/etc/ssh": true, "/nix": true, "/nix/store": true,
+	}
+}}
 
-func isTopLevelSystem(p string) bool { return topLevelSystem[p] }
+func isTopLevelSystem(p string) bool { return topLevelSystem.get()[p] }
 
 // isProjectLocation reports a directory where projects conventionally live although it lies
 // under a system directory (catalog class project-location).
@@ -434,7 +436,7 @@ func isProjectLocation(p, home string) bool {
 }
 
 func isSystemPath(p string) bool {
-	if p == "/" || topLevelSystem[p] {
+	if p == "/" || topLevelSystem.get()[p] {
 		return true
 	}
 	for _, pre := range []string{"/etc/", "/usr/", "/bin/", "/sbin/", "/lib", "/boot/", "/sys/", "/proc/", "/var/", "/opt/", "/System/", "/Library/", "/private/etc/"} {

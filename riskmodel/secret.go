@@ -396,12 +396,12 @@ func secCheckYAMLKeyed(key, val string) (string, bool) {
 
 // secKeySeparators drops the separators of a key name; built once (a Replacer is safe for
 // concurrent use and builds its tables on first use).
-var secKeySeparators = strings.NewReplacer("_", "", "-", "", ".", "")
+var secKeySeparators = table[*strings.Replacer]{build: func() *strings.Replacer { return strings.NewReplacer("_", "", "-", "", ".", "") }}
 
 // secKeyedKind names a keyed secret after its key: "password", "token", "api-key" or "secret".
 func secKeyedKind(key string) string {
 	k := strings.ToLower(key)
-	k = secKeySeparators.Replace(k)
+	k = secKeySeparators.get().Replace(k)
 	switch {
 	case strings.Contains(k, "pass"):
 		return "password"

@@ -737,6 +737,10 @@ func segmentOutput(s *Segment, sc *Scope) (out string, ok, decoded bool) {
 		if len(args) >= 3 && args[1] == "rev-parse" && args[2] == "--show-toplevel" {
 			return sc.Cwd, !sc.CwdUnknown, false
 		}
+	default:
+		if p, ok := pythonSiteDir(s, sc); ok {
+			return p, true, false
+		}
 	}
 	return "", false, false
 }

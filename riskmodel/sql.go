@@ -30,29 +30,29 @@ const (
 
 // sqlSideEffectWords are functions that change the server even inside a SELECT (PostgreSQL
 // "System Administration Functions", "Sequence Manipulation Functions", dblink).
-var sqlSideEffectWords = mcpWordSet(`PG_TERMINATE_BACKEND PG_CANCEL_BACKEND PG_RELOAD_CONF SET_CONFIG LO_IMPORT LO_EXPORT
+var sqlSideEffectWords = wordSet{words: `PG_TERMINATE_BACKEND PG_CANCEL_BACKEND PG_RELOAD_CONF SET_CONFIG LO_IMPORT LO_EXPORT
 	PG_WRITE_FILE DBLINK_EXEC SETVAL LO_UNLINK PG_DROP_REPLICATION_SLOT PG_ROTATE_LOGFILE PG_PROMOTE PG_SWITCH_WAL
-	PG_CREATE_RESTORE_POINT`)
+	PG_CREATE_RESTORE_POINT`}
 
 // sqlFileFuncs read files or directories of the database server, or load code into it.
 // Sources: PostgreSQL "System Administration Functions" (pg_read_file, pg_ls_dir, …) and
 // "Large Objects" (lo_import); MySQL LOAD_FILE; SQLite load_extension; SQL-injection cheat
 // sheets (PayloadsAllTheThings "SQL Injection" file read/write).
-var sqlFileFuncs = mcpWordSet(`PG_READ_FILE PG_READ_BINARY_FILE PG_LS_DIR PG_STAT_FILE PG_LS_LOGDIR PG_LS_WALDIR PG_LS_TMPDIR
-	PG_LS_ARCHIVE_STATUSDIR LO_IMPORT LOAD_FILE`)
+var sqlFileFuncs = wordSet{words: `PG_READ_FILE PG_READ_BINARY_FILE PG_LS_DIR PG_STAT_FILE PG_LS_LOGDIR PG_LS_WALDIR PG_LS_TMPDIR
+	PG_LS_ARCHIVE_STATUSDIR LO_IMPORT LOAD_FILE`}
 
 // sqlCodeFuncs write files or run code on the server.
-var sqlCodeFuncs = mcpWordSet(`PG_WRITE_FILE LO_EXPORT LOAD_EXTENSION DBLINK_EXEC SYS_EXEC SYS_EVAL XP_CMDSHELL SP_OACREATE
-	SP_EXECUTE_EXTERNAL_SCRIPT`)
+var sqlCodeFuncs = wordSet{words: `PG_WRITE_FILE LO_EXPORT LOAD_EXTENSION DBLINK_EXEC SYS_EXEC SYS_EVAL XP_CMDSHELL SP_OACREATE
+	SP_EXECUTE_EXTERNAL_SCRIPT`}
 
 // sqlSecretTables hold password hashes or credentials of the database itself.
-var sqlSecretTables = mcpWordSet(`PG_AUTHID PG_SHADOW PG_USER_MAPPINGS PG_USER_MAPPING USER_MAPPING_OPTIONS SYSLOGINS SQL_LOGINS
-	AUTHENTICATION_STRING`)
+var sqlSecretTables = wordSet{words: `PG_AUTHID PG_SHADOW PG_USER_MAPPINGS PG_USER_MAPPING USER_MAPPING_OPTIONS SYSLOGINS SQL_LOGINS
+	AUTHENTICATION_STRING`}
 
 // sqlSecretColumns are column names that hold secrets in application tables.
-var sqlSecretColumns = mcpWordSet(`PASSWORD PASSWORDS PASSWORD_HASH PASSWORD_DIGEST ENCRYPTED_PASSWORD HASHED_PASSWORD PASSWD
+var sqlSecretColumns = wordSet{words: `PASSWORD PASSWORDS PASSWORD_HASH PASSWORD_DIGEST ENCRYPTED_PASSWORD HASHED_PASSWORD PASSWD
 	SECRET SECRETS CLIENT_SECRET API_KEY API_KEYS APIKEY ACCESS_TOKEN REFRESH_TOKEN AUTH_TOKEN TOKEN TOKENS PRIVATE_KEY
-	SECRET_KEY OTP_SECRET TOTP_SECRET MFA_SECRET SESSION_TOKEN CREDENTIALS SSN CARD_NUMBER CVV`)
+	SECRET_KEY OTP_SECRET TOTP_SECRET MFA_SECRET SESSION_TOKEN CREDENTIALS SSN CARD_NUMBER CVV`}
 
 // sqlRisk rates what a statement does beyond its type: file and secret reads, code run on
 // the server. It returns the kind and a description, or mcpSqlNeutral when nothing applies.
@@ -60,7 +60,7 @@ func sqlRisk(w []string, st string) (mcpSqlKind, string) {
 	has := func(x string) bool { return mcpContains(w, x) }
 	for i, v := range w {
 		switch {
-		case sqlCodeFuncs[v]:
+		case sqlCodeFuncs.has(v):
 			return mcpSqlEscalate, "writes a file or runs code on the database server (" + strings.ToLower(v) + ")"
 		case v == "PROGRAM" && has("COPY"):
 			return mcpSqlEscalate, "runs a program on the database server (COPY … PROGRAM)"
@@ -70,9 +70,9 @@ func sqlRisk(w []string, st string) (mcpSqlKind, string) {
 	}
 	for i, v := range w {
 		switch {
-		case sqlFileFuncs[v]:
+		case sqlFileFuncs.has(v):
 			return mcpSqlSecret, "reads files of the database server (" + strings.ToLower(v) + ")"
-		case sqlSecretTables[v], v == "USER" && i > 0 && w[i-1] == "MYSQL", v == "PG_SHADOW":
+		case sqlSecretTables.has(v), v == "USER" && i > 0 && w[i-1] == "MYSQL", v == "PG_SHADOW":
 			return mcpSqlSecret, "reads the database's password hashes"
 		}
 	}
@@ -83,7 +83,7 @@ func sqlRisk(w []string, st string) (mcpSqlKind, string) {
 		from := mcpIndexOf(w, "FROM")
 		if from > 0 && (!has("WHERE") || mcpReTrivialWhere().MatchString(st)) {
 			for _, v := range w[:from] {
-				if sqlSecretColumns[v] {
+				if sqlSecretColumns.has(v) {
 					return mcpSqlSecret, "reads the " + strings.ToLower(v) + " column of every row"
 				}
 			}
@@ -165,14 +165,14 @@ type mcpSqlStmt struct {
 	one bool
 }
 
-var mcpSqlStart = mcpWordSet(`SELECT WITH VALUES TABLE SHOW DESCRIBE DESC EXPLAIN PRAGMA USE INSERT REPLACE UPSERT MERGE
+var mcpSqlStart = wordSet{words: `SELECT WITH VALUES TABLE SHOW DESCRIBE DESC EXPLAIN PRAGMA USE INSERT REPLACE UPSERT MERGE
 	COPY UPDATE DELETE DROP TRUNCATE ALTER CREATE RENAME COMMENT GRANT REVOKE BEGIN START COMMIT ROLLBACK END
 	SAVEPOINT RELEASE SET RESET CALL EXEC EXECUTE DO VACUUM ANALYZE REINDEX CLUSTER REFRESH OPTIMIZE LOAD FLUSH
-	KILL LISTEN NOTIFY DECLARE FETCH`)
+	KILL LISTEN NOTIFY DECLARE FETCH`}
 
 func (c *mcpCtx) findSQL() {
 	for _, a := range c.args {
-		if !a.str || !mcpSqlKeys[a.nkey] {
+		if !a.str || !mcpSqlKeys.has(a.nkey) {
 			continue
 		}
 		loose := a.nkey == "sql" || c.sqlTool && (a.nkey == "query" || a.nkey == "statement" || a.nkey == "statements" ||
@@ -218,7 +218,7 @@ func mcpParseSQL(text string, strict bool) ([]mcpSqlStmt, bool) {
 		if len(words) == 0 {
 			continue
 		}
-		if !mcpSqlStart[words[0]] {
+		if !mcpSqlStart.has(words[0]) {
 			if strict || len(out) == 0 && len(raw) == 1 {
 				return nil, false
 			}
@@ -259,7 +259,7 @@ func mcpSqlShaped(w []string, st string) bool {
 	case "DELETE":
 		return has("FROM")
 	case "DROP", "TRUNCATE", "ALTER", "CREATE":
-		return len(w) > 1 && mcpSqlObjects[w[1]] || len(w) > 2 && mcpSqlObjects[w[2]]
+		return len(w) > 1 && mcpSqlObjects.has(w[1]) || len(w) > 2 && mcpSqlObjects.has(w[2])
 	case "SHOW":
 		return len(w) > 1 && mcpWordSet("TABLES DATABASES SCHEMAS COLUMNS INDEX INDEXES GRANTS PROCESSLIST VARIABLES STATUS CREATE")[w[1]]
 	case "EXPLAIN", "DESCRIBE", "GRANT", "REVOKE", "VACUUM", "PRAGMA":
@@ -268,8 +268,8 @@ func mcpSqlShaped(w []string, st string) bool {
 	return false
 }
 
-var mcpSqlObjects = mcpWordSet(`TABLE TABLES DATABASE SCHEMA VIEW INDEX FUNCTION PROCEDURE TRIGGER SEQUENCE TYPE USER ROLE
-	EXTENSION MATERIALIZED KEYSPACE COLLECTION OWNED TABLESPACE POLICY TEMPORARY TEMP UNIQUE OR IF`)
+var mcpSqlObjects = wordSet{words: `TABLE TABLES DATABASE SCHEMA VIEW INDEX FUNCTION PROCEDURE TRIGGER SEQUENCE TYPE USER ROLE
+	EXTENSION MATERIALIZED KEYSPACE COLLECTION OWNED TABLESPACE POLICY TEMPORARY TEMP UNIQUE OR IF`}
 
 // mcpSplitSQL removes comments, blanks string literals and splits on top-level semicolons.
 func mcpSplitSQL(s string) []string {
@@ -364,7 +364,7 @@ func mcpSqlWords(st string) []string {
 
 var (
 	mcpReTrivialWhere = lazyRegexp(`(?is)\bWHERE\s+(?:\(?\s*(?:1\s*=\s*1|TRUE|1|0\s*=\s*0|1\s*<>\s*0|NOT\s+FALSE|''\s*=\s*'')\s*\)?)\s*(?:RETURNING\b.*)?$`)
-	mcpPrivColumns    = mcpWordSet(`ROLE ROLES IS_ADMIN ISADMIN ADMIN IS_SUPERUSER SUPERUSER IS_STAFF PERMISSIONS PERMISSION PRIVILEGES SCOPES ACCESS_LEVEL GROUP_ID`)
+	mcpPrivColumns    = wordSet{words: `ROLE ROLES IS_ADMIN ISADMIN ADMIN IS_SUPERUSER SUPERUSER IS_STAFF PERMISSIONS PERMISSION PRIVILEGES SCOPES ACCESS_LEVEL GROUP_ID`}
 )
 
 func mcpClassifySQL(w []string, st string) mcpSqlStmt {
@@ -383,7 +383,7 @@ func mcpClassifySQL(w []string, st string) mcpSqlStmt {
 	switch first {
 	case "SELECT", "VALUES", "TABLE", "SHOW", "DESCRIBE", "DESC", "PRAGMA", "USE", "LISTEN", "FETCH", "DECLARE":
 		s.kind, s.what = mcpSqlRead, "reads data"
-		if first == "SELECT" && mcpAnyWord(w, sqlSideEffectWords) {
+		if first == "SELECT" && mcpAnyWord(w, sqlSideEffectWords.get()) {
 			s.kind, s.what = mcpSqlWrite, "calls a server function with side effects"
 		}
 		if into, from := mcpIndexOf(w, "INTO"), mcpIndexOf(w, "FROM"); first == "SELECT" && (has("OUTFILE") || has("DUMPFILE")) {
@@ -398,7 +398,7 @@ func mcpClassifySQL(w []string, st string) mcpSqlStmt {
 		if has("ANALYZE") || has("ANALYSE") {
 			// EXPLAIN ANALYZE runs the statement: judge the statement.
 			for i, v := range w {
-				if i > 0 && mcpSqlStart[v] && v != "ANALYZE" && v != "EXPLAIN" {
+				if i > 0 && mcpSqlStart.has(v) && v != "ANALYZE" && v != "EXPLAIN" {
 					inner := mcpClassifySQL(w[i:], st)
 					inner.text = s.text
 					return inner
@@ -435,8 +435,8 @@ func mcpClassifySQL(w []string, st string) mcpSqlStmt {
 			}
 		}
 		switch {
-		case mcpAnyWord(set, mcpPrivColumns):
-			s.kind, s.what = mcpSqlPriv, "changes roles or permissions ("+mcpFirstWord(set, mcpPrivColumns)+")"
+		case mcpAnyWord(set, mcpPrivColumns.get()):
+			s.kind, s.what = mcpSqlPriv, "changes roles or permissions ("+mcpFirstWord(set, mcpPrivColumns.get())+")"
 		case where:
 			s.kind, s.what = mcpSqlWrite, "updates selected rows"
 		default:

@@ -15,18 +15,18 @@ import "strings"
 // "Auth: users" (auth.users.encrypted_password), Laravel Sanctum (personal_access_tokens),
 // Doorkeeper and django-oauth-toolkit (oauth_access_tokens, oauth2_provider_accesstoken),
 // and the tables applications name for what they store.
-var sqlSecretStores = mcpWordSet(`DECRYPTED_SECRETS SECRETS API_KEYS APIKEYS API_TOKENS ACCESS_TOKENS
+var sqlSecretStores = wordSet{words: `DECRYPTED_SECRETS SECRETS API_KEYS APIKEYS API_TOKENS ACCESS_TOKENS
 	PERSONAL_ACCESS_TOKENS OAUTH_TOKENS OAUTH_ACCESS_TOKENS OAUTH_REFRESH_TOKENS OAUTH2_PROVIDER_ACCESSTOKEN
 	REFRESH_TOKENS AUTH_TOKENS CREDENTIALS USER_CREDENTIALS SECRET_KEYS PRIVATE_KEYS SERVICE_ACCOUNT_KEYS
-	INTEGRATION_TOKENS WEBHOOK_SECRETS`)
+	INTEGRATION_TOKENS WEBHOOK_SECRETS`}
 
 // sqlStoreSecretColumns are columns of such a table that hold the secret itself, besides
 // sqlSecretColumns.
-var sqlStoreSecretColumns = mcpWordSet(`DECRYPTED_SECRET KEY VALUE KEY_VALUE SECRET_VALUE TOKEN_VALUE
-	ENCRYPTED_VALUE PLAINTEXT RAW_KEY`)
+var sqlStoreSecretColumns = wordSet{words: `DECRYPTED_SECRET KEY VALUE KEY_VALUE SECRET_VALUE TOKEN_VALUE
+	ENCRYPTED_VALUE PLAINTEXT RAW_KEY`}
 
 // sqlAggregates summarise rows without returning their values.
-var sqlAggregates = mcpWordSet(`COUNT MAX MIN SUM AVG`)
+var sqlAggregates = wordSet{words: `COUNT MAX MIN SUM AVG`}
 
 var sqlReSelectStar = lazyRegexp(`(?is)^\s*(?:WITH\b.*?\)\s*)?SELECT\s+(?:DISTINCT\s+|ALL\s+)?(?:[a-z_][a-z0-9_]*\.)?\*`)
 
@@ -44,7 +44,7 @@ func sqlSecretStoreRead(w []string, st string) (mcpSqlKind, string, bool) {
 			continue
 		}
 		for _, t := range w[i+1 : min(i+3, len(w))] {
-			if sqlSecretStores[t] {
+			if sqlSecretStores.has(t) {
 				store = strings.ToLower(t)
 			}
 		}
@@ -60,7 +60,7 @@ func sqlSecretStoreRead(w []string, st string) (mcpSqlKind, string, bool) {
 	secretCol := ""
 	if from > 1 {
 		for _, v := range w[1:from] {
-			if sqlSecretColumns[v] || store != "" && sqlStoreSecretColumns[v] {
+			if sqlSecretColumns.has(v) || store != "" && sqlStoreSecretColumns.has(v) {
 				secretCol = strings.ToLower(v)
 				break
 			}
@@ -72,11 +72,11 @@ func sqlSecretStoreRead(w []string, st string) (mcpSqlKind, string, bool) {
 	if !star && from > 1 {
 		agg := true
 		for _, v := range w[1:from] {
-			if !sqlAggregates[v] && !sqlSecretColumns[v] && !sqlStoreSecretColumns[v] {
+			if !sqlAggregates.has(v) && !sqlSecretColumns.has(v) && !sqlStoreSecretColumns.has(v) {
 				agg = false
 			}
 		}
-		if agg && sqlAggregates[w[1]] {
+		if agg && sqlAggregates.has(w[1]) {
 			return mcpSqlNeutral, "", false // count(token): a number, not the tokens
 		}
 	}

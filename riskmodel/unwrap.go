@@ -9,7 +9,9 @@ import (
 )
 
 // shells are interpreters whose -c argument, stdin or heredoc is shell code we can parse.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
+var shells = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
+}}
 
 // add records a segment with the context it was reached through.
 func (x *extractor) add(seg *Segment, ctx walkCtx) {
@@ -167,8 +169,8 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.envAssign(args[0][:i], args[0][i+1:], false, ctx)
 			seg.Args = args[1:]
 			continue
-		case tableWrappers[name] != nil:
-			argv, codes, runs, priv, timer := tableWrappers[name].unwrap(args[1:])
+		case tableWrappers.get()[name] != nil:
+			argv, codes, runs, priv, timer := tableWrappers.get()[name].unwrap(args[1:])
 			inner := ctx.with(name)
 			if timer {
 				inner = inner.with("scheduled by " + name)
@@ -195,7 +197,7 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			seg.Args = argv
 			continue
 		case name == "sudo" || name == "doas" || name == "pkexec" || name == "run0":
-			rest := skipOpts(args[1:], sudoArgOpts)
+			rest := skipOpts(args[1:], sudoArgOpts.get())
 			if len(rest) == 0 {
 				// sudo -s / sudo -i / sudo -v: keep the segment itself for the rules.
 				seg.Privileged = true
@@ -251,7 +253,7 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 		case name == "nohup" || name == "setsid" || name == "chronic" || name == "unbuffer" || name == "builtin" ||
 			name == "exec" && len(args) > 1 || name == "caffeinate" || name == "stdbuf" || name == "nice" || name == "ionice" ||
 			name == "time" || name == "timeout" || name == "gtimeout" || name == "flock" || name == "torsocks" || name == "proxychains" || name == "proxychains4":
-			rest := skipOpts(args[1:], wrapperArgOpts[name])
+			rest := skipOpts(args[1:], wrapperArgOpts.get()[name])
 			if (name == "timeout" || name == "gtimeout") && len(rest) > 0 {
 				rest = rest[1:] // the duration
 			}
@@ -294,9 +296,9 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.add(seg, ctx)
 			seg.Out = seg.Out.union(ran)
 			return seg
-		case interpreters[name] || codeRunners[name]:
+		case interpreters.get()[name] || codeRunners.get()[name]:
 			code, ok := inlineCode(seg)
-			if !ok && !codeRunners[name] && scriptless(args[1:]) && !isReplFlag(args[1:]) {
+			if !ok && !codeRunners.get()[name] && scriptless(args[1:]) && !isReplFlag(args[1:]) {
 				if in, _, fed := x.fedCode(seg); fed {
 					code, ok = in, true
 				}
@@ -306,7 +308,7 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 					return seg
 				}
 			}
-		case shells[name]:
+		case shells.get()[name]:
 			if code, ok := shellCode(args[1:]); ok {
 				c := ctx.with(name + " -c")
 				c.depth++
@@ -336,7 +338,7 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 }
 
 func langOf(name string) string {
-	if l, ok := codeLangOf[strings.TrimSuffix(strings.ToLower(name), ".exe")]; ok {
+	if l, ok := codeLangOf.get()[strings.TrimSuffix(strings.ToLower(name), ".exe")]; ok {
 		return l
 	}
 	if strings.HasPrefix(name, "python") {
@@ -501,7 +503,7 @@ func embeddedCommands(s *Segment) []string {
 				i += 2 // NAME VALUES
 			case a == "-P" || a == "--parameter-scan":
 				i += 3 // NAME MIN MAX
-			case hyperfineValueOpts[a]:
+			case hyperfineValueOpts.get()[a]:
 				i++
 			case !strings.HasPrefix(a, "-"):
 				out = append(out, a)
@@ -534,11 +536,13 @@ func embeddedCommands(s *Segment) []string {
 
 // hyperfineValueOpts are hyperfine's options that take a value (hyperfine --help), so their
 // value is not read as a command to benchmark.
-var hyperfineValueOpts = map[string]bool{"-w": true, "--warmup": true, "-m": true, "--min-runs": true, "-M": true,
-	"--max-runs": true, "-r": true, "--runs": true, "-D": true, "--parameter-step-size": true,
-	"-S": true, "--shell": true, "--style": true, "--sort": true, "-u": true, "--time-unit": true, "--export-asciidoc": true,
-	"--export-csv": true, "--export-json": true, "--export-markdown": true, "--export-orgmode": true, "--output": true,
-	"--input": true, "-n": true, "--command-name": true, "--reference": true}
+var hyperfineValueOpts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-w": true, "--warmup": true, "-m": true, "--min-runs": true, "-M": true,
+		"--max-runs": true, "-r": true, "--runs": true, "-D": true, "--parameter-step-size": true,
+		"-S": true, "--shell": true, "--style": true, "--sort": true, "-u": true, "--time-unit": true, "--export-asciidoc": true,
+		"--export-csv": true, "--export-json": true, "--export-markdown": true, "--export-orgmode": true, "--output": true,
+		"--input": true, "-n": true, "--command-name": true, "--reference": true}
+}}
 
 // fedCode returns the code a scriptless interpreter reads on stdin: a heredoc, a here-string,
 // or the known output of what is piped in (echo …, base64 -d, …). ok is false when stdin is
@@ -629,12 +633,12 @@ func (x *extractor) findExec(seg *Segment, ctx walkCtx) (out taint) {
 // findPlaceholder is the path standing for what find matches below root: root/{} or, with a
 // -name filter, root/NAME with globs replaced by {} (so "*.pyc" stays recognisable).
 // findGlobPlaceholder turns a -name pattern into placeholder text; built once.
-var findGlobPlaceholder = strings.NewReplacer("*", "{}", "?", "{}", "[", "{", "]", "}")
+var findGlobPlaceholder = table[*strings.Replacer]{build: func() *strings.Replacer { return strings.NewReplacer("*", "{}", "?", "{}", "[", "{", "]", "}") }}
 
 func findPlaceholder(args []string, root string) string {
 	name := "{}"
 	if n, ok := optValue(args[1:], "-name", "-iname"); ok && n != "" {
-		name = findGlobPlaceholder.Replace(n)
+		name = findGlobPlaceholder.get().Replace(n)
 	}
 	return strings.TrimSuffix(root, "/") + "/" + name
 }
@@ -724,22 +728,26 @@ func isAssignWord(s string) bool {
 	return true
 }
 
-var sudoArgOpts = map[string]bool{"-u": true, "-g": true, "-h": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-T": true, "-U": true, "--user": true, "--group": true, "--host": true, "--prompt": true, "--chdir": true}
+var sudoArgOpts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-u": true, "-g": true, "-h": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-T": true, "-U": true, "--user": true, "--group": true, "--host": true, "--prompt": true, "--chdir": true}
+}}
 
-var wrapperArgOpts = map[string]map[string]bool{
-	"nice":         {"-n": true, "--adjustment": true},
-	"ionice":       {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
-	"timeout":      {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
-	"gtimeout":     {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
-	"stdbuf":       {"-i": true, "-o": true, "-e": true},
-	"flock":        {"-w": true, "-E": true, "--timeout": true},
-	"exec":         {"-a": true},
-	"time":         {"-f": true, "-o": true, "--format": true, "--output": true},
-	"proxychains":  {"-f": true},
-	"proxychains4": {"-f": true},
-	"torsocks":     {"-u": true, "-p": true, "-a": true, "-P": true, "--user": true, "--pass": true, "--address": true, "--port": true},
-	"setsid":       {},
-}
+var wrapperArgOpts = table[map[string]map[string]bool]{build: func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"nice":         {"-n": true, "--adjustment": true},
+		"ionice":       {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
+		"timeout":      {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+		"gtimeout":     {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
+		"stdbuf":       {"-i": true, "-o": true, "-e": true},
+		"flock":        {"-w": true, "-E": true, "--timeout": true},
+		"exec":         {"-a": true},
+		"time":         {"-f": true, "-o": true, "--format": true, "--output": true},
+		"proxychains":  {"-f": true},
+		"proxychains4": {"-f": true},
+		"torsocks":     {"-u": true, "-p": true, "-a": true, "-P": true, "--user": true, "--pass": true, "--address": true, "--port": true},
+		"setsid":       {},
+	}
+}}
 
 // skipOpts drops leading options; withArg names the options that take a separate argument.
 func skipOpts(args []string, withArg map[string]bool) []string {
@@ -874,14 +882,18 @@ func (x *extractor) callFunc(args []string, body *syntax.Stmt, seg *Segment, ctx
 
 // codeVars are environment variables whose value is a command some program runs: git's
 // ssh, diff and pager hooks, pagers and editors, bash's prompt hook, less's preprocessor.
-var codeVars = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
-	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true, "GIT_PROXY_COMMAND": true, "PAGER": true,
-	"MANPAGER": true, "SYSTEMD_PAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "EDITOR": true, "VISUAL": true, "PROMPT_COMMAND": true,
-	"BROWSER": true, "FCEDIT": true, "RSYNC_RSH": true, "CVS_RSH": true}
+var codeVars = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
+		"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true, "GIT_PROXY_COMMAND": true, "PAGER": true,
+		"MANPAGER": true, "SYSTEMD_PAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "EDITOR": true, "VISUAL": true, "PROMPT_COMMAND": true,
+		"BROWSER": true, "FCEDIT": true, "RSYNC_RSH": true, "CVS_RSH": true}
+}}
 
 // transportVars name the ssh client git or rsync connect with; git appends the host and
 // the remote command to it.
-var transportVars = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "RSYNC_RSH": true, "CVS_RSH": true}
+var transportVars = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "RSYNC_RSH": true, "CVS_RSH": true}
+}}
 
 // sshOptionsOnly handles a transport variable whose value is an ssh client with options
 // ("ssh -i KEY -o IdentitiesOnly=yes"): that is routine, so only the commands hidden in its
@@ -917,16 +929,18 @@ func (x *extractor) sshOptionsOnly(code string, ctx walkCtx) bool {
 
 // loadVars are environment variables that make programs load code from a file or library:
 // judged by shell.env-code on the segments they are in effect for.
-var loadVars = map[string]bool{"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
-	"DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "ZDOTDIR": true, "PYTHONSTARTUP": true, "NODE_OPTIONS": true,
-	"PERL5OPT": true, "RUBYOPT": true, "PYTHONWARNINGS": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true}
+var loadVars = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
+		"DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "ZDOTDIR": true, "PYTHONSTARTUP": true, "NODE_OPTIONS": true,
+		"PERL5OPT": true, "RUBYOPT": true, "PYTHONWARNINGS": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true}
+}}
 
 // envAssign looks at a variable set for a command (exported=false: a prefix, env X=…) or
 // for the rest of the request. A command-carrying value is parsed as the code it is; a
 // code-loading one is attached to the segments it affects.
 func (x *extractor) envAssign(name, value string, global bool, ctx walkCtx) {
 	switch {
-	case codeVars[name] && strings.TrimSpace(value) != "":
+	case codeVars.get()[name] && strings.TrimSpace(value) != "":
 		code := value
 		if name == "LESSOPEN" || name == "LESSCLOSE" {
 			code = strings.ReplaceAll(strings.TrimLeft(code, "|-"), "%s", "")
@@ -935,12 +949,12 @@ func (x *extractor) envAssign(name, value string, global bool, ctx walkCtx) {
 		c.depth++
 		c.pipeIn = nil
 		saved := x.scope
-		if transportVars[name] && x.sshOptionsOnly(code, c) {
+		if transportVars.get()[name] && x.sshOptionsOnly(code, c) {
 			return
 		}
 		x.script(code, c)
 		x.scope = saved
-	case loadVars[name]:
+	case loadVars.get()[name]:
 		if name == "ENV" && !strings.Contains(value, "/") {
 			return // ENV=production: an application setting, not a file to source
 		}

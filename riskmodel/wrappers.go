@@ -43,54 +43,56 @@ func opts(names ...string) map[string]bool {
 // tableWrappers are looked up by command name. Sources: each tool's man page (tldr pages for
 // the common forms); GTFOBins lists the ones that give a shell (taskset, strace, gdb, tmux,
 // screen, expect, unshare, nsenter, chroot, capsh, setpriv, ssh-agent, firejail, …).
-var tableWrappers = map[string]*wrapperSpec{
-	"busybox":   {},
-	"toybox":    {},
-	"taskset":   {operands: 1, noCmdFlags: "p"},
-	"chrt":      {optArgs: opts("-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"), operands: 1, noCmdFlags: "pm"},
-	"strace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-a", "-b", "-O", "-S", "-X", "-U", "--output", "--attach", "--user", "--env", "--trace-path")},
-	"ltrace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-E", "-F", "-l", "-x", "--output", "--library")},
-	"ssh-agent": {optArgs: opts("-a", "-E", "-t", "-P", "-O"), noCmdFlags: "kscD"},
-	"firejail":  {},
-	"bwrap":     {optArgs: opts("--dev", "--proc", "--tmpfs", "--dir", "--mqueue", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname", "--lock-file", "--sync-fd", "--info-fd", "--block-fd", "--userns-block-fd", "--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--remount-ro", "--args", "--userns", "--userns2", "--pidns", "--cap-add", "--cap-drop", "--perms", "--size", "--json-status-fd"), optArgs2: opts("--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod")},
-	"systemd-run": {optArgs: opts("-p", "--property", "-u", "--unit", "-E", "--setenv", "--uid", "--gid", "-M", "--machine", "-H", "--host", "--description", "--slice", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--working-directory", "--nice", "--service-type", "--path-property", "--socket-property"),
-		privileged: true, timerOpts: []string{"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property"}},
-	"gosu":             {operands: 1, privileged: true},
-	"su-exec":          {operands: 1, privileged: true},
-	"setpriv":          {optArgs: opts("--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile", "--pdeathsig", "--landlock-access", "--landlock-rule"), privileged: true},
-	"unshare":          {optArgs: opts("-S", "--setuid", "-G", "--setgid", "--propagation", "-R", "--root", "-w", "--wd", "--map-user", "--map-group", "--map-users", "--map-groups", "-l", "--load-interp"), privFlags: "rc"},
-	"nsenter":          {optArgs: opts("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "-w", "--env"), privileged: true},
-	"chroot":           {optArgs: opts("--userspec", "--groups"), operands: 1, privileged: true},
-	"dbus-run-session": {optArgs: opts("--config-file", "--dbus-daemon")},
-	"xvfb-run":         {optArgs: opts("-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol", "-w", "--wait", "-l")},
-	"catchsegv":        {},
-	"valgrind":         {},
-	"cpulimit":         {optArgs: opts("-l", "--limit", "-p", "--pid", "-e", "--exe", "-m"), noCmdFlags: "pe"},
-	"numactl":          {optArgs: opts("-N", "-m", "-C", "-i", "-p", "-P", "--cpunodebind", "--membind", "--physcpubind", "--interleave", "--preferred")},
-	"prlimit":          {optArgs: opts("-p", "--pid"), noCmdFlags: "p"},
-	"fakeroot":         {optArgs: opts("-l", "--lib", "--faked", "-s", "-i")},
-	"faketime":         {optArgs: opts("-m", "-p", "-f"), operands: 1},
-	"rlwrap":           {optArgs: opts("-a", "-b", "-C", "-D", "-e", "-f", "-F", "-g", "-H", "-l", "-O", "-p", "-P", "-q", "-s", "-S", "-t", "-w", "-z")},
-	"eatmydata":        {},
-	"nocache":          {},
-	"trickle":          {optArgs: opts("-d", "-u", "-w", "-t", "-l", "-n")},
-	"daemonize":        {optArgs: opts("-a", "-c", "-e", "-o", "-p", "-l", "-u", "-E")},
-	"catatonit":        {},
-	"tini":             {optArgs: opts("-p", "-e")},
-	"dumb-init":        {optArgs: opts("-r", "--rewrite")},
-	"sg":               {privileged: true, parse: parseSg},
-	"runuser":          {privileged: true, parse: parseRunuser},
-	"tmux":             {parse: parseTmux},
-	"screen":           {parse: parseScreen},
-	"parallel":         {parse: parseParallel},
-	"sem":              {parse: parseParallel},
-	"expect":           {parse: parseExpect},
-	"gdb":              {parse: parseGdb},
-	"capsh":            {privileged: true, parse: parseCapsh},
-	"machinectl":       {privileged: true, parse: parseMachinectl},
-	"cmd":              {parse: parseCmdExe},
-	"cmd.exe":          {parse: parseCmdExe},
-}
+var tableWrappers = table[map[string]*wrapperSpec]{build: func() map[string]*wrapperSpec {
+	return map[string]*wrapperSpec{
+		"busybox":   {},
+		"toybox":    {},
+		"taskset":   {operands: 1, noCmdFlags: "p"},
+		"chrt":      {optArgs: opts("-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"), operands: 1, noCmdFlags: "pm"},
+		"strace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-a", "-b", "-O", "-S", "-X", "-U", "--output", "--attach", "--user", "--env", "--trace-path")},
+		"ltrace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-E", "-F", "-l", "-x", "--output", "--library")},
+		"ssh-agent": {optArgs: opts("-a", "-E", "-t", "-P", "-O"), noCmdFlags: "kscD"},
+		"firejail":  {},
+		"bwrap":     {optArgs: opts("--dev", "--proc", "--tmpfs", "--dir", "--mqueue", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname", "--lock-file", "--sync-fd", "--info-fd", "--block-fd", "--userns-block-fd", "--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--remount-ro", "--args", "--userns", "--userns2", "--pidns", "--cap-add", "--cap-drop", "--perms", "--size", "--json-status-fd"), optArgs2: opts("--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod")},
+		"systemd-run": {optArgs: opts("-p", "--property", "-u", "--unit", "-E", "--setenv", "--uid", "--gid", "-M", "--machine", "-H", "--host", "--description", "--slice", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--working-directory", "--nice", "--service-type", "--path-property", "--socket-property"),
+			privileged: true, timerOpts: []string{"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property"}},
+		"gosu":             {operands: 1, privileged: true},
+		"su-exec":          {operands: 1, privileged: true},
+		"setpriv":          {optArgs: opts("--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile", "--pdeathsig", "--landlock-access", "--landlock-rule"), privileged: true},
+		"unshare":          {optArgs: opts("-S", "--setuid", "-G", "--setgid", "--propagation", "-R", "--root", "-w", "--wd", "--map-user", "--map-group", "--map-users", "--map-groups", "-l", "--load-interp"), privFlags: "rc"},
+		"nsenter":          {optArgs: opts("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "-w", "--env"), privileged: true},
+		"chroot":           {optArgs: opts("--userspec", "--groups"), operands: 1, privileged: true},
+		"dbus-run-session": {optArgs: opts("--config-file", "--dbus-daemon")},
+		"xvfb-run":         {optArgs: opts("-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol", "-w", "--wait", "-l")},
+		"catchsegv":        {},
+		"valgrind":         {},
+		"cpulimit":         {optArgs: opts("-l", "--limit", "-p", "--pid", "-e", "--exe", "-m"), noCmdFlags: "pe"},
+		"numactl":          {optArgs: opts("-N", "-m", "-C", "-i", "-p", "-P", "--cpunodebind", "--membind", "--physcpubind", "--interleave", "--preferred")},
+		"prlimit":          {optArgs: opts("-p", "--pid"), noCmdFlags: "p"},
+		"fakeroot":         {optArgs: opts("-l", "--lib", "--faked", "-s", "-i")},
+		"faketime":         {optArgs: opts("-m", "-p", "-f"), operands: 1},
+		"rlwrap":           {optArgs: opts("-a", "-b", "-C", "-D", "-e", "-f", "-F", "-g", "-H", "-l", "-O", "-p", "-P", "-q", "-s", "-S", "-t", "-w", "-z")},
+		"eatmydata":        {},
+		"nocache":          {},
+		"trickle":          {optArgs: opts("-d", "-u", "-w", "-t", "-l", "-n")},
+		"daemonize":        {optArgs: opts("-a", "-c", "-e", "-o", "-p", "-l", "-u", "-E")},
+		"catatonit":        {},
+		"tini":             {optArgs: opts("-p", "-e")},
+		"dumb-init":        {optArgs: opts("-r", "--rewrite")},
+		"sg":               {privileged: true, parse: parseSg},
+		"runuser":          {privileged: true, parse: parseRunuser},
+		"tmux":             {parse: parseTmux},
+		"screen":           {parse: parseScreen},
+		"parallel":         {parse: parseParallel},
+		"sem":              {parse: parseParallel},
+		"expect":           {parse: parseExpect},
+		"gdb":              {parse: parseGdb},
+		"capsh":            {privileged: true, parse: parseCapsh},
+		"machinectl":       {privileged: true, parse: parseMachinectl},
+		"cmd":              {parse: parseCmdExe},
+		"cmd.exe":          {parse: parseCmdExe},
+	}
+}}
 
 // unwrapTable applies a wrapper spec: the inner argv, shell code strings to parse, whether
 // anything runs, and what the wrapper adds to the context.
@@ -171,7 +173,9 @@ func skipWithArgs(args []string, withArg map[string]bool) (rest []string, seen [
 	return args, seen
 }
 
-var tmuxKeys = map[string]bool{"Enter": true, "C-m": true, "KPEnter": true, "C-j": true, "Escape": true, "C-c": true, "Space": true, "Tab": true}
+var tmuxKeys = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"Enter": true, "C-m": true, "KPEnter": true, "C-j": true, "Escape": true, "C-c": true, "Space": true, "Tab": true}
+}}
 
 // parseTmux reads "tmux [-L s] new-session -d 'cmd'", "tmux send-keys -t x 'cmd' Enter",
 // "tmux run-shell 'cmd'" and "tmux -c 'cmd'" (GTFOBins: tmux).
@@ -214,7 +218,7 @@ func parseTmux(args []string) ([]string, []string, bool) {
 			}
 			var words []string
 			for _, w := range r {
-				if !literal && tmuxKeys[w] {
+				if !literal && tmuxKeys.get()[w] {
 					words = append(words, "\n")
 					continue
 				}
@@ -309,7 +313,7 @@ func parseExpect(args []string) ([]string, []string, bool) {
 		codes = append(codes, c)
 		if f := strings.Fields(c); len(f) > 0 {
 			n := baseName(f[0])
-			shell = shell || shells[n] || n == "su" || n == "sudo" || n == "ssh" || n == "docker" || n == "kubectl"
+			shell = shell || shells.get()[n] || n == "su" || n == "sudo" || n == "ssh" || n == "docker" || n == "kubectl"
 		}
 	}
 	if shell {

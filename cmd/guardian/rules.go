@@ -195,6 +195,15 @@ use out of it.
 						covers = strings.Join(e.Subcommands[:6], ", ") + fmt.Sprintf(", …(+%d)", len(e.Subcommands)-6)
 					}
 				}
+				if len(e.Args) > 0 {
+					if covers == "every use" {
+						covers = "uses"
+					}
+					covers += " with " + strings.Join(e.Args[:min(len(e.Args), 3)], " ")
+					if len(e.Args) > 3 {
+						covers += " …"
+					}
+				}
 				if len(e.Exclude) > 0 {
 					covers += " (not with " + strings.Join(e.Exclude[:min(len(e.Exclude), 4)], " ")
 					if len(e.Exclude) > 4 {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -400,4 +401,31 @@ func entryID(e *PathEntry) string {
 		return "<nil>"
 	}
 	return e.ID
+}
+
+// TestDefaultCommandsIndexed checks that the embedded command catalogue read name by name
+// (DefaultCommands, indexCommands) answers as the whole file decoded does: the same names,
+// each name's entries identical and in order, and no name the file lacks.
+func TestDefaultCommandsIndexed(t *testing.T) {
+	whole, err := loadCommands(commandsTOML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := DefaultCommands()
+	if len(idx.index.entries) != len(whole.byName) {
+		t.Errorf("index holds %d names, the file %d", len(idx.index.entries), len(whole.byName))
+	}
+	for name, want := range whole.byName {
+		if got := idx.index.lookup(name); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: indexed entries %+v, whole-file entries %+v", name, got, want)
+		}
+	}
+	for _, name := range []string{"", "git", "command", "name", "[[command]]"} {
+		if _, ok := idx.Lookup(name, nil); ok != (whole.byName[name] != nil) {
+			t.Errorf("Lookup(%q) = %v, whole file %v", name, ok, whole.byName[name] != nil)
+		}
+	}
+	if got := idx.All(); !reflect.DeepEqual(got, whole.Command) {
+		t.Errorf("All() differs from the whole file")
+	}
 }

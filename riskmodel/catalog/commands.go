@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -44,11 +45,17 @@ const (
 	// proxy for a remote peer, a shared terminal): docs/policy.md's deny list. Args and
 	// Local narrow which uses do that.
 	CommandTunnel CommandClass = "tunnel"
+	// CommandCodingAgent is a coding agent's command line (codex, claude, gemini, …). Args
+	// are the options that run it with its approvals or sandbox switched off, which
+	// docs/policy.md puts on the deny list ("the agent's own approval or sandbox settings"):
+	// an agent that starts another without them has left its own control. Other uses are not
+	// covered (they stay unknown).
+	CommandCodingAgent CommandClass = "coding_agent"
 )
 
 // commandClasses are the valid classes.
 var commandClasses = map[CommandClass]bool{CommandReadOnly: true, CommandBuild: true, CommandWorkspaceWrite: true,
-	CommandLocalNet: true, CommandOpener: true, CommandTunnel: true}
+	CommandLocalNet: true, CommandOpener: true, CommandTunnel: true, CommandCodingAgent: true}
 
 // Command is one catalogued command.
 type Command struct {
@@ -59,7 +66,8 @@ type Command struct {
 	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
 	// Exclude are arguments that take a use out of the entry wherever they appear, given
 	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
-	// and del change the network.
+	// and del change the network. One ending in '=' excludes only the --opt=value form
+	// (latexmk's -xelatex is a flag, -xelatex=CMD names the program it runs).
 	Exclude []string `toml:"exclude" json:"exclude,omitempty"`
 	// Values are options whose value is a word, not a path (ast-grep's --pattern, a
 	// generator's -g LANGUAGE): a workspace writer's paths are checked without them.
@@ -79,9 +87,12 @@ type Command struct {
 	Args []string `toml:"args" json:"args,omitempty"`
 	// Local are argument fragments that keep a use on this machine's loopback
 	// (bind=127.0.0.1): such a use exposes nothing.
-	Local  []string `toml:"local" json:"local,omitempty"`
-	What   string   `toml:"what" json:"what"`
-	Source string   `toml:"source" json:"source"`
+	Local []string `toml:"local" json:"local,omitempty"`
+	// Packages are the names a package runner (npx, bunx, uvx, pipx run) fetches the
+	// command by, scope and version dropped (@anthropic-ai/claude-code → claude-code).
+	Packages []string `toml:"packages" json:"packages,omitempty"`
+	What     string   `toml:"what" json:"what"`
+	Source   string   `toml:"source" json:"source"`
 
 	subWords [][]string // Subcommands split into words, once
 }
@@ -92,16 +103,88 @@ type Commands struct {
 	// byName holds each name's entries; a name has more than one when its subcommands
 	// differ in class (jupyter nbconvert builds, jupyter lab serves).
 	byName map[string][]*Command
+	// byPkg holds the entries by the package names runners fetch them by (Packages).
+	byPkg map[string]*Command
+
+	// index, when set, is a catalogue read name by name (indexCommands): Lookup decodes the
+	// entries of the name it is asked about, and All the whole file.
+	index *commandIndex
 }
 
-// DefaultCommands is the embedded command catalogue, parsed and validated once.
-var DefaultCommands = sync.OnceValue(func() *Commands {
-	c, err := loadCommands(commandsTOML)
-	if err != nil {
-		panic("catalog: " + err.Error())
+// DefaultCommands is the embedded command catalogue. A review looks up a few names in it
+// (every shell command's name, for the tunnel and remote rules), and decoding all of
+// commands.toml through go-toml's reflection cost a hook process ~270 KB and a few hundred
+// microseconds before its first answer, so the catalogue is indexed by name and a name's
+// entries decoded, and validated together by the same loader, when a lookup asks for it.
+// TestDefaultCommandsIndexed checks the index answers as the whole file decoded does.
+var DefaultCommands = sync.OnceValue(func() *Commands { return &Commands{index: indexCommands(commandsTOML)} })
+
+// commandIndex locates the entries of a command catalogue by name without decoding them.
+type commandIndex struct {
+	data    []byte
+	entries map[string][][2]int // name → its [[command]] tables, as offsets in data
+	decoded sync.Map            // name → []*Command, names decoded so far
+	all     func() *Commands    // the whole catalogue, decoded once
+}
+
+// indexCommands indexes data, a catalogue whose entries are [[command]] tables each with a
+// line name = "…". The tables are found by their header lines and the names by their key
+// lines; a name's entries are decoded from their own lines, by the loader of the whole file.
+func indexCommands(data []byte) *commandIndex {
+	x := &commandIndex{data: data, entries: make(map[string][][2]int, bytes.Count(data, []byte("\n[[command]]\n")))}
+	x.all = sync.OnceValue(func() *Commands {
+		c, err := loadCommands(data)
+		if err != nil {
+			panic("catalog: " + err.Error())
+		}
+		return c
+	})
+	start, name := -1, ""
+	end := func(at int) {
+		if start >= 0 && name != "" {
+			x.entries[name] = append(x.entries[name], [2]int{start, at})
+		}
 	}
-	return c
-})
+	for off := 0; off < len(data); {
+		line := data[off:]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		switch {
+		case bytes.Equal(bytes.TrimSpace(line), []byte("[[command]]")):
+			end(off)
+			start, name = off, ""
+		case start >= 0 && name == "" && bytes.HasPrefix(line, []byte(`name = "`)):
+			if n, err := strconv.Unquote(string(bytes.TrimSpace(line[len("name = "):]))); err == nil {
+				name = n
+			}
+		}
+		off += len(line)
+	}
+	end(len(data))
+	return x
+}
+
+// lookup returns the entries named name, decoding them on first use.
+func (x *commandIndex) lookup(name string) []*Command {
+	if es, ok := x.decoded.Load(name); ok {
+		return es.([]*Command)
+	}
+	spans, ok := x.entries[name]
+	if !ok {
+		return nil
+	}
+	var doc []byte
+	for _, sp := range spans {
+		doc = append(doc, x.data[sp[0]:sp[1]]...)
+	}
+	c, err := loadCommands(doc)
+	if err != nil || len(c.byName[name]) != len(spans) {
+		panic(fmt.Sprintf("catalog: commands.toml: entries of %q: %v", name, err))
+	}
+	es, _ := x.decoded.LoadOrStore(name, c.byName[name])
+	return es.([]*Command)
+}
 
 func loadCommands(data []byte) (*Commands, error) {
 	var c Commands
@@ -117,9 +200,13 @@ func loadCommands(data []byte) (*Commands, error) {
 		case e.Name == "" || strings.ContainsAny(e.Name, "/ "):
 			return nil, fmt.Errorf("commands.toml: command %q: a bare command name is required", e.Name)
 		case !commandClasses[e.Class]:
-			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only, build, workspace_write, local_net or opener", e.Name, e.Class)
-		case (len(e.Args) > 0 || len(e.Local) > 0) && e.Class != CommandTunnel:
-			return nil, fmt.Errorf("commands.toml: command %q: args and local are for class tunnel", e.Name)
+			return nil, fmt.Errorf("commands.toml: command %q: class %q is not read_only, build, workspace_write, local_net, opener, tunnel or coding_agent", e.Name, e.Class)
+		case len(e.Local) > 0 && e.Class != CommandTunnel:
+			return nil, fmt.Errorf("commands.toml: command %q: local is for class tunnel", e.Name)
+		case len(e.Args) > 0 && e.Class != CommandTunnel && e.Class != CommandCodingAgent:
+			return nil, fmt.Errorf("commands.toml: command %q: args are for classes tunnel and coding_agent", e.Name)
+		case e.Class == CommandCodingAgent && len(e.Args) == 0:
+			return nil, fmt.Errorf("commands.toml: command %q: a coding_agent entry needs the args that switch its approvals or sandbox off", e.Name)
 		case e.What == "" || e.Source == "":
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
 		case len(c.byName[e.Name]) > 0 && (len(e.Subcommands) == 0 || len(c.byName[e.Name][0].Subcommands) == 0):
@@ -132,13 +219,27 @@ func loadCommands(data []byte) (*Commands, error) {
 		}
 		c.byName[e.Name] = append(c.byName[e.Name], e)
 	}
+	c.byPkg = map[string]*Command{}
+	for i := range c.Command {
+		e := &c.Command[i]
+		for _, p := range e.Packages {
+			if p == "" || strings.ContainsAny(p, "/@ ") || len(c.byName[p]) > 0 || c.byPkg[p] != nil {
+				return nil, fmt.Errorf("commands.toml: command %q: package %q must be a bare name listed once and not a command's", e.Name, p)
+			}
+			c.byPkg[p] = e
+		}
+	}
 	return &c, nil
 }
 
 // Lookup returns the entry for the command name whose leading arguments (args, after the
 // name) it covers.
 func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
-	for _, e := range c.byName[name] {
+	es := c.byName[name]
+	if c.index != nil {
+		es = c.index.lookup(name)
+	}
+	for _, e := range es {
 		if e.covers(args) {
 			return e, true
 		}
@@ -146,10 +247,28 @@ func (c *Commands) Lookup(name string, args []string) (*Command, bool) {
 	return nil, false
 }
 
+// LookupPackage is Lookup for the name a package runner fetches a command by (an entry's
+// Packages, or its name).
+func (c *Commands) LookupPackage(pkg string, args []string) (*Command, bool) {
+	if c.index != nil {
+		// Packages are not indexed by name: a runner's package (rare beside everyday
+		// commands) costs the whole catalogue's decode, once.
+		c = c.index.all()
+	}
+	if e := c.byPkg[pkg]; e != nil {
+		if e.covers(args) {
+			return e, true
+		}
+		return nil, false
+	}
+	return c.Lookup(pkg, args)
+}
+
 func (e *Command) covers(args []string) bool {
 	for i, a := range args {
 		for _, x := range e.Exclude {
-			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") {
+			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") ||
+				strings.HasSuffix(x, "=") && strings.HasPrefix(a, x) {
 				return false
 			}
 		}
@@ -230,6 +349,22 @@ func (e *Command) Opens(args []string) bool {
 	return false
 }
 
+// Unsandboxed reports whether the arguments of a use of a coding_agent entry run the agent
+// with its approvals or sandbox switched off (one of Args is there).
+func (e *Command) Unsandboxed(args []string) (string, bool) {
+	if e.Class != CommandCodingAgent {
+		return "", false
+	}
+	for _, a := range args {
+		for _, x := range e.Args {
+			if argMatches(a, x) {
+				return a, true
+			}
+		}
+	}
+	return "", false
+}
+
 // argMatches reports whether argument a is the use that pattern x (an Args entry) names.
 func argMatches(a, x string) bool {
 	la, lx := strings.ToLower(a), strings.ToLower(x)
@@ -256,4 +391,9 @@ func argMatches(a, x string) bool {
 }
 
 // All lists the catalogue, for listing.
-func (c *Commands) All() []Command { return append([]Command(nil), c.Command...) }
+func (c *Commands) All() []Command {
+	if c.index != nil {
+		c = c.index.all()
+	}
+	return append([]Command(nil), c.Command...)
+}

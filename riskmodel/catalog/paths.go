@@ -27,13 +27,16 @@ const (
 	SecurityControl Class = "security-control"
 	// SystemCritical is a file the machine needs to boot or let anyone log in.
 	SystemCritical Class = "system-critical"
+	// UserData is data only the user has and no tool recreates: documents, mail, other
+	// projects, backups. Deleting it is destruction outside the workspace (docs/policy.md).
+	UserData Class = "user-data"
 	// ProjectLocation is a place under a system directory where projects conventionally
 	// live (a web server's document roots, a CI server's job workspaces): a working
 	// directory there is a project, a workspace, not a system location.
 	ProjectLocation Class = "project-location"
 )
 
-var classes = []Class{Credential, AgentConfig, Persistence, Privilege, SecurityControl, SystemCritical, ProjectLocation}
+var classes = []Class{Credential, AgentConfig, Persistence, Privilege, SecurityControl, SystemCritical, UserData, ProjectLocation}
 
 // PathEntry is one catalogue entry: a family of paths of one class.
 type PathEntry struct {

@@ -12,15 +12,16 @@ import (
 
 // TestMCPCallReachesHook proves the installed matchers cover MCP tools: an MCP tool call of
 // each real host reaches guardian's hook (an audit record of the call) and is stopped
-// (guardian asks about an unknown MCP tool that writes: Claude Code in -p mode denies, Codex
-// hands it to its own reviewer, which denies).
+// (guardian asks about an MCP deploy — the e2e server's deploy only creates the marker file:
+// Claude Code in -p mode denies, Codex hands it to its own reviewer, which denies). A plain
+// touch would not do: an MCP write of a scratch file is routine, as `touch /tmp/x` is.
 func TestMCPCallReachesHook(t *testing.T) {
 	s := need(t)
 	for _, h := range hostsOf(s) {
 		t.Run(h.Name(), func(t *testing.T) {
 			w := preparedWorld(t, h)
 			install(t, h, w, s.guardian)
-			r := h.Run(t, w, h.MCPCall("e2e", "touch", map[string]any{"path": w.mark("mcp")}),
+			r := h.Run(t, w, h.MCPCall("e2e", "deploy", map[string]any{"path": w.mark("mcp")}),
 				runOpts{Permissive: true, MCP: []mcpServer{s.touchServer("e2e")}})
 			got := classify(h, r, w.marked("mcp"))
 			t.Logf("%s MCP call: %s in %s; the model was told: %s", h.Name(), got, r.took, abbrev(r.Result.Text, 300))
@@ -29,9 +30,9 @@ func TestMCPCallReachesHook(t *testing.T) {
 				t.Fatalf("outcome %q, want %q\n%s", got, want, r.describe())
 			}
 			recs := w.audited(t)
-			if len(recs) != 1 || recs[0].Kind != riskmodel.KindMCP || !strings.Contains(string(recs[0].Request), `"tool":"touch"`) ||
+			if len(recs) != 1 || recs[0].Kind != riskmodel.KindMCP || !strings.Contains(string(recs[0].Request), `"tool":"deploy"`) ||
 				recs[0].Caller.Host != h.Name() {
-				t.Fatalf("want one audit record of the MCP call touch from %s, got %+v", h.Name(), recs)
+				t.Fatalf("want one audit record of the MCP call deploy from %s, got %+v", h.Name(), recs)
 			}
 			if h.Name() == "codex" && !hookAnswered(r.Hook) {
 				t.Errorf("Codex reports its hook as %q, want it to have answered", r.Hook)

@@ -111,7 +111,10 @@ func serveMCP(r io.Reader, w io.Writer) int {
 			})
 		case "tools/list":
 			pathArg := map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}, "required": []string{"path"}}
-			tools := []any{map[string]any{"name": "touch", "description": "Create an empty file at path.", "inputSchema": pathArg}}
+			tools := []any{map[string]any{"name": "touch", "description": "Create an empty file at path.", "inputSchema": pathArg},
+				// deploy does what touch does; its name is what guardian asks about (an MCP write to a
+				// scratch file is routine, a deploy is not).
+				map[string]any{"name": "deploy", "description": "Deploy the build at path.", "inputSchema": pathArg}}
 			for _, name := range []string{"touch_marker", "wipe_marker"} {
 				_, _, description, _, _ := markerTool(name, "")
 				tools = append(tools, map[string]any{"name": name, "description": description + " Asks for approval first.", "inputSchema": pathArg})
@@ -137,7 +140,7 @@ func serveMCP(r io.Reader, w io.Writer) int {
 				continue
 			}
 			text, isErr := "touched "+p.Arguments.Path, false
-			if err := os.WriteFile(p.Arguments.Path, nil, 0o600); err != nil || p.Name != "touch" {
+			if err := os.WriteFile(p.Arguments.Path, nil, 0o600); err != nil || (p.Name != "touch" && p.Name != "deploy") {
 				text, isErr = fmt.Sprintf("touch %q failed: %v", p.Arguments.Path, err), true
 			}
 			reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": isErr})

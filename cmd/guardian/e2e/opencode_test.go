@@ -115,7 +115,8 @@ func TestOpenCode(t *testing.T) {
 	t.Run("mcp", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)
-		r := h.Run(t, w, h.MCPCall("e2e", "touch", map[string]any{"path": w.mark("mcp")}),
+		// deploy, not touch: guardian asks about a deploy; an MCP write of a scratch file is routine.
+		r := h.Run(t, w, h.MCPCall("e2e", "deploy", map[string]any{"path": w.mark("mcp")}),
 			runOpts{Permissive: true, MCP: []mcpServer{s.touchServer("e2e")}})
 		got := classify(h, r, w.marked("mcp"))
 		t.Logf("MCP call: %s in %s; the model was told: %s", got, r.took, abbrev(r.Result.Text, 300))
@@ -123,8 +124,8 @@ func TestOpenCode(t *testing.T) {
 			t.Fatalf("outcome %q, want guardian's ask to block the MCP call\n%s", got, r.describe())
 		}
 		recs := w.audited(t)
-		if len(recs) != 1 || recs[0].Kind != riskmodel.KindMCP || !strings.Contains(string(recs[0].Request), `"tool":"touch"`) {
-			t.Fatalf("want one audit record of the MCP call touch, got %+v", recs)
+		if len(recs) != 1 || recs[0].Kind != riskmodel.KindMCP || !strings.Contains(string(recs[0].Request), `"tool":"deploy"`) {
+			t.Fatalf("want one audit record of the MCP call deploy, got %+v", recs)
 		}
 	})
 	t.Run("install verify uninstall", func(t *testing.T) {
