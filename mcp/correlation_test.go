@@ -59,16 +59,16 @@ func TestConcurrentCallsEachGetTheirElicitation(t *testing.T) {
 				p, _ := newProxy(t, uk.spec(t, "fx"))
 				a, b, arrivedA, arrivedB, release := twoSessions(t, p, era.opts)
 				resA := asyncCall(a, "elicit", map[string]any{"message": "for A"})
-				if got := <-arrivedA; got != "for A" {
+				if got := recv(t, arrivedA, "question to host A"); got != "for A" {
 					t.Fatalf("host A was asked %q", got)
 				}
 				resB := asyncCall(b, "elicit", map[string]any{"message": "for B"})
-				if got := <-arrivedB; got != "for B" {
+				if got := recv(t, arrivedB, "question to host B"); got != "for B" {
 					t.Fatalf("host B was asked %q", got)
 				}
 				close(release)
 				for who, res := range map[string]<-chan *mcpgo.CallToolResult{"A": resA, "B": resB} {
-					got := upstreamSaw(t, <-res)
+					got := upstreamSaw(t, recv(t, res, "result of call "+who))
 					if c, _ := got["content"].(map[string]any); got["action"] != "accept" || c["answered"] != "for "+who {
 						t.Errorf("call %s: upstream got %v", who, got)
 					}
@@ -87,16 +87,16 @@ func TestConcurrentExecApprovalsRouteByToolCallID(t *testing.T) {
 			a, b, arrivedA, arrivedB, release := twoSessions(t, p, era.opts)
 			push := []string{"git", "push", "upstream", "feature"}
 			resA := asyncCall(a, fixture.CodexTool, map[string]any{"command": push, "cwd": "/tmp/a"})
-			if got := <-arrivedA; !strings.Contains(got, "in `/tmp/a`") {
+			if got := recv(t, arrivedA, "question to host A"); !strings.Contains(got, "in `/tmp/a`") {
 				t.Fatalf("host A was asked %q", got)
 			}
 			resB := asyncCall(b, fixture.CodexTool, map[string]any{"command": push, "cwd": "/tmp/b"})
-			if got := <-arrivedB; !strings.Contains(got, "in `/tmp/b`") {
+			if got := recv(t, arrivedB, "question to host B"); !strings.Contains(got, "in `/tmp/b`") {
 				t.Fatalf("host B was asked %q", got)
 			}
 			close(release)
 			for who, res := range map[string]<-chan *mcpgo.CallToolResult{"A": resA, "B": resB} {
-				if got := text(t, <-res); got != `{"decision":"approved"}` {
+				if got := text(t, recv(t, res, "result of call "+who)); got != `{"decision":"approved"}` {
 					t.Errorf("call %s: Codex read %s", who, got)
 				}
 			}
@@ -113,7 +113,7 @@ func TestLegacyStdioAmbiguity(t *testing.T) {
 			p, _ := newProxy(t, stdioUpstream("fx", "tools -legacy"))
 			a, b, arrivedA, arrivedB, release := twoSessions(t, p, era.opts)
 			resA := asyncCall(a, "elicit", map[string]any{"message": "for A"})
-			if got := <-arrivedA; got != "for A" {
+			if got := recv(t, arrivedA, "question to host A"); got != "for A" {
 				t.Fatalf("host A was asked %q (one session in flight: its line)", got)
 			}
 			// A is in flight; B's elicitations cannot be told from A's.
@@ -135,7 +135,7 @@ func TestLegacyStdioAmbiguity(t *testing.T) {
 			default:
 			}
 			close(release)
-			if got := upstreamSaw(t, <-resA); got["action"] != "accept" {
+			if got := upstreamSaw(t, recv(t, resA, "result of call A")); got["action"] != "accept" {
 				t.Errorf("call A: upstream got %v", got)
 			}
 		})
@@ -152,15 +152,15 @@ func TestOneSessionConcurrentLegacyStdio(t *testing.T) {
 			arrived, release := make(chan string, 4), make(chan struct{})
 			c := connectStdio(t, p, hostOpts(era.opts, heldHost(arrived, release))...)
 			res1 := asyncCall(c, "elicit", map[string]any{"message": "one"})
-			first := <-arrived
+			first := recv(t, arrived, "first question")
 			res2 := asyncCall(c, "elicit", map[string]any{"message": "two"})
-			second := <-arrived
+			second := recv(t, arrived, "second question")
 			if first+" "+second != "one two" {
 				t.Fatalf("host was asked %q then %q", first, second)
 			}
 			close(release)
 			for msg, res := range map[string]<-chan *mcpgo.CallToolResult{"one": res1, "two": res2} {
-				got := upstreamSaw(t, <-res)
+				got := upstreamSaw(t, recv(t, res, "result of call "+msg))
 				if c, _ := got["content"].(map[string]any); c["answered"] != msg {
 					t.Errorf("call %q: upstream got %v", msg, got)
 				}

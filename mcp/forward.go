@@ -54,6 +54,9 @@ func (p *Proxy) start(ctx context.Context, u *upstream, tool string, req mcpgo.C
 		upToken = fmt.Sprintf("guardian-%d", c.seq)
 	}
 	untrack := u.track(c, upToken)
+	// The request is the call's round before the upstream hears of the call: a fast upstream's
+	// progress would otherwise find no round to go to and be dropped (drive attaches it again).
+	c.attach(ctx, progressToken(req.Params.Meta))
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()

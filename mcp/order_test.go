@@ -13,7 +13,7 @@ import (
 // TestListsKeepUpstreamOrder: tools and prompts reach the host in the order the upstreams
 // list them (upstream by upstream), not sorted by name.
 func TestListsKeepUpstreamOrder(t *testing.T) {
-	wantTools := []string{"echo", "elicit", "deploy", "delete_repo", "progress", "wait_for_cancel", "add_tool", "schema", "client_capabilities"}
+	wantTools := []string{"echo", "elicit", "deploy", "delete_repo", "progress", "wait_for_cancel", "wait_cancelled", "add_tool", "schema", "client_capabilities"}
 	wantPrompts := []string{"greet", "explain"}
 	prefixed := func(p string, names []string) []string {
 		var out []string

@@ -97,8 +97,11 @@ var certainConds = table[map[string]certainCond]{build: func() map[string]certai
 			},
 		},
 		"cloud.change": {
-			when: "the stated reason only looks (checks, verifies, formats) while the command changes production",
+			when: "it grants a full-admin role, or the stated reason only looks (checks, verifies, formats) while the command changes production",
 			exec: func(c *execCtx, s *Segment) string {
+				if why := cloudGrantsAdmin(s); why != "" {
+					return why
+				}
 				if !changesByItsWords(s) {
 					return ""
 				}
@@ -110,8 +113,13 @@ var certainConds = table[map[string]certainCond]{build: func() map[string]certai
 			mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) },
 		},
 		"mcp.production-change": {
-			when: "the stated reason only looks (checks, verifies) while the call changes production",
-			mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) },
+			when: "it grants a full-admin role, switches a security control off, or the stated reason only looks (checks, verifies) while the call changes production",
+			mcp: func(c *mcpCtx) string {
+				if why := mcpAdminOrControlOff(c); why != "" {
+					return why
+				}
+				return reasonOnlyLooks(mcpStatedReason(c.req.Message))
+			},
 		},
 	}
 }}
@@ -359,7 +367,8 @@ func gitConfigRunsHidden(c *execCtx, s *Segment) string {
 		}
 		v := rest[i+1]
 		if !(strings.HasPrefix(k, "core.pager") || strings.HasPrefix(k, "core.editor") || strings.HasPrefix(k, "core.sshcommand") ||
-			strings.HasPrefix(k, "core.fsmonitor") || strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") || strings.HasPrefix(k, "pager.")) {
+			strings.HasPrefix(k, "core.fsmonitor") || strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") || strings.HasPrefix(k, "pager.") ||
+			gitProgramKey(k)) {
 			continue
 		}
 		if m := reHiddenProgram.get().FindString(v); m != "" {

@@ -2,8 +2,11 @@ package riskmodel
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // This file knows package managers and build tools: what installing, adding, publishing or
@@ -2129,7 +2132,22 @@ func pkgOtherLangs(c *execCtx, s *Segment, tool string) []pkgOp {
 		}
 	case "opam":
 		switch sub {
-		case "install", "upgrade", "switch", "pin", "init", "update":
+		case "install":
+			// opam install . --deps-only (or ./pkg.opam): the dependencies the project's own
+			// opam files declare, from the configured repository, like cabal's
+			// --only-dependencies.
+			if s.arg("--deps-only") && len(rest) > 0 && !slices.ContainsFunc(rest, func(a string) bool {
+				return !strings.HasPrefix(a, "-") && a != "." && a != "./" && !(strings.HasPrefix(a, "./") && strings.HasSuffix(a, ".opam") && !strings.Contains(a[2:], "/"))
+			}) {
+				return []pkgOp{{pkgProjectInstall, "Installs the project's declared dependencies with " + joinArgs(s.Args)}}
+			}
+			return []pkgOp{{pkgGlobal, "Changes the user's OCaml packages with " + joinArgs(s.Args)}}
+		case "switch":
+			if len(rest) > 0 && (rest[0] == "list" || rest[0] == "show") {
+				return []pkgOp{{pkgQuery, "Inspects OCaml switches with " + joinArgs(s.Args)}}
+			}
+			return []pkgOp{{pkgGlobal, "Changes the user's OCaml packages with " + joinArgs(s.Args)}}
+		case "upgrade", "pin", "init", "update":
 			return []pkgOp{{pkgGlobal, "Changes the user's OCaml packages with " + joinArgs(s.Args)}}
 		case "remove", "uninstall":
 			return []pkgOp{{pkgUninstall, "Removes OCaml packages with " + joinArgs(s.Args)}}
@@ -2624,7 +2642,9 @@ func pkgTargetRunner(c *execCtx, s *Segment, name string) []pkgOp {
 		case "build", "test", "query", "cquery", "aquery", "info", "clean", "fetch", "sync", "coverage", "mod", "version", "help", "shutdown", "print_action", "dump":
 			return []pkgOp{{pkgBuild, "Runs the project's build tool: " + joinArgs(s.Args)}}
 		case "run":
-			if len(p) > 1 && pkgDeployish(p[1][strings.LastIndexAny(p[1], "/:")+1:]) {
+			// The label's package counts as well as its name: //deploy:prod deploys, and a
+			// target named for production acts there.
+			if len(p) > 1 && (pkgDeployish(p[1]) || catalog.ProductionLike(p[1][strings.LastIndexAny(p[1], "/:")+1:])) {
 				return []pkgOp{{pkgPublish, "Runs the Bazel target " + p[1] + ", which by its name deploys, publishes or pushes"}}
 			}
 			return []pkgOp{{pkgBuild, "Builds and runs a project target: " + joinArgs(s.Args)}}

@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"net"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -189,7 +190,15 @@ func argHosts(args []string) []string {
 		}
 		switch {
 		case strings.Contains(a, "://"):
-			if h := hostOf(a); h != "" {
+			// http://localhost@evil.example/ goes to evil.example: a URL with user info (or
+			// one Go cannot parse) names no host these rules can vouch for.
+			auth := a[strings.Index(a, "://")+3:]
+			if i := strings.IndexAny(auth, "/?#"); i >= 0 {
+				auth = auth[:i]
+			}
+			if u, err := url.Parse(a); err != nil || u.User != nil || strings.ContainsAny(auth, "@\\") {
+				out = append(out, "?")
+			} else if h := hostOf(a); h != "" {
 				out = append(out, h)
 			} else {
 				out = append(out, "?")

@@ -66,7 +66,8 @@ type Command struct {
 	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
 	// Exclude are arguments that take a use out of the entry wherever they appear, given
 	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
-	// and del change the network.
+	// and del change the network. One ending in '=' excludes only the --opt=value form
+	// (latexmk's -xelatex is a flag, -xelatex=CMD names the program it runs).
 	Exclude []string `toml:"exclude" json:"exclude,omitempty"`
 	// Values are options whose value is a word, not a path (ast-grep's --pattern, a
 	// generator's -g LANGUAGE): a workspace writer's paths are checked without them.
@@ -266,7 +267,8 @@ func (c *Commands) LookupPackage(pkg string, args []string) (*Command, bool) {
 func (e *Command) covers(args []string) bool {
 	for i, a := range args {
 		for _, x := range e.Exclude {
-			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") {
+			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") ||
+				strings.HasSuffix(x, "=") && strings.HasPrefix(a, x) {
 				return false
 			}
 		}
