@@ -11,6 +11,9 @@ func optionPath(a string) string {
 	if i < 0 {
 		return ""
 	}
+	if n := strings.ToLower(a[:i]); strings.HasSuffix(n, "dir") || strings.HasSuffix(n, "directory") {
+		return "" // --user-data-dir=~/.config/chromium: a program's own state directory, judged elsewhere
+	}
 	v := strings.Trim(a[i+1:], `"'`)
 	for strings.HasPrefix(v, "-") && strings.Contains(v, "=") {
 		v = strings.Trim(v[strings.IndexByte(v, '=')+1:], `"'`) // --args=--in=PATH
