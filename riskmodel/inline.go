@@ -248,7 +248,7 @@ var (
 	reBacktick   = lazyLitRegexp("`([^`]{1,1000})`")
 	reDelete     = lazyLitRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
 	reOpen       = lazyLitRegexp(`\b(open|fopen|File\.new|readFileSync|readFile|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|writeTextFile|File\.write|IO\.write|appendFileSync|appendFile|createWriteStream|file_put_contents|writeString|Files\.write)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*[fbrFBR]{0,2}["'` + "`" + `]([^"'` + "`" + `]{1,1000})["'` + "`" + `]\s*(?:\)?\s*,\s*(?:mode\s*=\s*)?["']([rwabx+]{1,3})["'])?`)
-	reURL        = lazyLitRegexp(`(?:(post|put|patch|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
+	reURL        = lazyLitRegexp(`(?:((?i:post|put|patch)|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
 	reSocket     = lazyLitRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
 	reB64Literal = lazyLitRegexp(`(?:b64decode|decodebytes|decode_base64|base64_decode|atob|Base64\.decode64|decodestring)\s*\(\s*b?["']([A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["']([A-Za-z0-9+/=_-]{8,})["']\s*,\s*["']base64["']|(?i:FromBase64String)\(\s*["']([A-Za-z0-9+/=_-]{8,})["']`)
 )
@@ -561,7 +561,7 @@ func writesByMode(code string, end int) bool {
 
 var (
 	reWriteMode = lazyRegexp(`,\s*(?:mode\s*=\s*)?["'][rb]?[wax+][bt+]?["']|">|'>|">>|'>>|\+>`)
-	reSendsBody = lazyLitRegexp(`\bdata\s*=[^=]|\bjson\s*=[^=]|\bfiles\s*=[^=]|\bbody\s*:|method\s*[:=]\s*["'](?i:post|put|patch)|(?i)-Method\s+(?:post|put)|(?i)-Body\b|(?i)Upload(?:String|File|Data|Values)|\.write\(|\.end\(\s*[^)\s]`)
+	reSendsBody = lazyLitRegexp(`\bdata\s*=[^=]|\bjson\s*=[^=]|\bfiles\s*=[^=]|\bbody\s*:|\bbody\s*=[^=]|method\s*[:=]\s*["'](?i:post|put|patch)|(?i)-Method\s+(?:post|put)|(?i)-Body\b|(?i)Upload(?:String|File|Data|Values)|\.write\(|\.end\(\s*[^)\s]`)
 	reBareURL   = lazyLitRegexp(`(?i)\b(?:https?|wss?|ftp)://([a-z0-9.\-]+|\[[0-9a-f:.]+\])`)
 )
 

@@ -1853,6 +1853,29 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
+		{ID: "mcp.package-typosquat", Kind: KindMCP, Level: High, Category: CatRemoteCodeExecution, Certain: true,
+			CertainWhen: "the name is documented malware, a lookalike or one slip from a popular name",
+			Message:     "Installs a package whose name imitates a popular one (typosquat, lookalike or known malware)",
+			mcp: func(c *mcpCtx) (string, bool) {
+				return c.mcpPackageSquat()
+			}},
+		{ID: "mcp.fs-git-config-exec", Kind: KindMCP, Level: High, Category: CatPersistence,
+			CertainWhen: "the command it sets fetches or runs remote code, or is an fsmonitor or a shell credential helper",
+			Message:     "Writes a git config key that makes git run a program",
+			mcp: func(c *mcpCtx) (string, bool) {
+				for _, p := range c.paths {
+					if p.op != mcpOpWrite || !isRepoGitConfig(mcpOrStr(p.abs, p.raw)) {
+						continue
+					}
+					if k, v, sure, ok := gitConfigExecKey(c.writtenContent()); ok {
+						if sure {
+							c.certainty = certaintySure
+						}
+						return fmt.Sprintf("%s, which sets %s = %s in %s: git runs it on later commands", c.call(), k, mcpCleanText(v, 60), p.show()), true
+					}
+				}
+				return "", false
+			}},
 		{ID: "mcp.fs-startup-file-write", Kind: KindMCP, Level: High, Category: CatPersistence,
 			Message: "Writes a git hook or deletes a startup file: code there runs later, or stops running",
 			mcp: func(c *mcpCtx) (string, bool) {

@@ -389,6 +389,9 @@ func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
 			return "recursively on " + c.where(t), CatDataDeletion
 		}
 	}
+	if why := unknownBulkDelete(s); why != "" {
+		return why, CatDataDeletion
+	}
 	// A destructive verb as the first word: "frobnicate wipe prod".
 	if sub := strings.ToLower(s.Args[1]); destructiveWords.get()[sub] {
 		return "with the destructive verb " + sub, CatDataDeletion

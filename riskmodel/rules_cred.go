@@ -166,7 +166,12 @@ func credReads(c *execCtx, s *Segment) []string {
 				a = a[i+2:]
 			}
 			if strings.HasPrefix(a, "-") {
-				continue
+				// --input=~/.aws/credentials, -Dfile=$HOME/.ssh/id_rsa: a credential store
+				// handed to the program as an option's value is read like a plain argument.
+				a = optionPath(a)
+				if a == "" {
+					continue
+				}
 			}
 			if p, ok := c.credArg(a, rec); ok {
 				out = append(out, p)

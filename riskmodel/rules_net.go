@@ -252,6 +252,9 @@ func sends(s *Segment) (dest string, ok bool) {
 	if dest, ok := gitPushSink(s); ok {
 		return dest, true
 	}
+	if dest, ok := streamSink(s); ok {
+		return dest, true
+	}
 	if fetchers.get()[s.Name()] || s.Name() == "http" {
 		for _, u := range urls(s) {
 			if u.RawQuery != "" || u.User != nil || u.Path != "" {
@@ -784,6 +787,35 @@ func netRules() []*Rule {
 			},
 		},
 		{
+			// docs/policy.md denies bulk deletion of data the user never mentioned: an HTTP
+			// DELETE of an index pattern is that, whatever service answers it.
+			ID: "net.bulk-delete-request", Level: High, Category: CatDataDeletion,
+			Message: "Sends an HTTP DELETE of a wildcard or all-matching target",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				m := ""
+				switch s.Name() {
+				case "curl":
+					m, _ = optValue(s.Args[1:], "-X", "--request")
+				case "http", "https", "xh":
+					m = s.sub(0)
+				case "wget":
+					m, _ = optValue(s.Args[1:], "--method")
+				}
+				if !strings.EqualFold(m, "DELETE") && !(strings.EqualFold(m, "POST") && strings.Contains(strings.Join(s.Args, " "), "_delete_by_query")) {
+					return "", false
+				}
+				for _, u := range urls(s) {
+					if isLocalHost(u.Hostname()) {
+						continue
+					}
+					if what := bulkDeleteURL(u.String()); what != "" {
+						return "Deletes " + what + " with an HTTP " + strings.ToUpper(m) + ", which matches many indices or records", true
+					}
+				}
+				return "", false
+			},
+		},
+		{
 			ID: "net.insecure-tls", Level: Medium, Category: CatSecurityWeakening,
 			Message: "Turns off TLS certificate checks for a remote download",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
@@ -962,6 +994,8 @@ func sendsFileData(s *Segment) bool {
 	switch s.Name() {
 	case "scp", "rsync", "sftp":
 		return true
+	case "ffmpeg", "avconv":
+		return streamInputsFiles(s)
 	case "wget":
 		_, ok := s.argPrefix("--post-file", "--body-file")
 		return ok

@@ -2202,6 +2202,9 @@ func pkgBrew(c *execCtx, s *Segment) []pkgOp {
 		if sub == "upgrade" && len(rest) == 0 {
 			return []pkgOp{{pkgGlobal, "Upgrades every Homebrew package on the machine with brew upgrade"}}
 		}
+		if u := brewURLFormula(rest); u != "" {
+			return []pkgOp{{pkgUntrusted, "Installs the formula or cask at " + u + " with brew " + sub + " instead of Homebrew's own; its install code runs unreviewed"}}
+		}
 		if brewCoreNames(sub, rest) && !s.arg("--HEAD", "--build-from-source", "-s") {
 			return []pkgOp{{pkgUserTool, "Installs " + pkgList(rest) + " with brew " + sub + " from Homebrew's own formulae"}}
 		}

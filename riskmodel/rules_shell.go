@@ -214,7 +214,7 @@ func loadsCodeFrom(c *execCtx, name, value string) string {
 		}
 		t := c.target(p)
 		switch {
-		case t.zone == ZoneWorkspace && !c.scope.CwdUnknown:
+		case t.zone == ZoneWorkspace && !c.scope.CwdUnknown && !preloadVar(name):
 			continue
 		case t.abs != "" && isSystemPath(t.abs) && !strings.HasPrefix(t.abs, "/var/") && !strings.HasPrefix(t.abs, "/opt/"):
 			continue
