@@ -1859,6 +1859,11 @@ func mcpRules() []*Rule {
 			mcp: func(c *mcpCtx) (string, bool) {
 				return c.mcpPackageSquat()
 			}},
+		{ID: "mcp.load-flood", Kind: KindMCP, Level: High, Category: CatResourceExhaustion, Certain: true,
+			Message: "Runs a load test without end (an unbounded flood of requests)",
+			mcp: func(c *mcpCtx) (string, bool) {
+				return c.mcpLoadFlood()
+			}},
 		{ID: "mcp.fs-git-config-exec", Kind: KindMCP, Level: High, Category: CatPersistence,
 			CertainWhen: "the command it sets fetches or runs remote code, or is an fsmonitor or a shell credential helper",
 			Message:     "Writes a git config key that makes git run a program",

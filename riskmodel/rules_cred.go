@@ -350,6 +350,9 @@ func isSecretKind(w string) bool {
 // may be a debugging step; a bulk dump has no routine reason (docs/policy.md: "bulk secret
 // dumps" are denied).
 func bulkSecretCommand(s *Segment) (string, bool) {
+	if what, ok := secretBackendDump(s); ok {
+		return what, true
+	}
 	n, a, b := s.Name(), s.sub(0), s.sub(1)
 	switch {
 	case (n == "kubectl" || n == "oc") && a == "get" && isSecretKind(b):
