@@ -766,15 +766,7 @@ func netRules() []*Rule {
 			ID: "net.mutating-request", Level: Medium, Category: CatNetworkEgress,
 			Message: "Sends a request that changes something on a remote service",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				m := ""
-				switch s.Name() {
-				case "curl":
-					m, _ = optValue(s.Args[1:], "-X", "--request")
-				case "http", "https", "xh":
-					m = s.sub(0)
-				case "wget":
-					m, _ = optValue(s.Args[1:], "--method")
-				}
+				m := httpMethod(s)
 				switch strings.ToUpper(m) {
 				case "POST", "PUT", "PATCH", "DELETE":
 				default:
@@ -792,15 +784,7 @@ func netRules() []*Rule {
 			ID: "net.bulk-delete-request", Level: High, Category: CatDataDeletion,
 			Message: "Sends an HTTP DELETE of a wildcard or all-matching target",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				m := ""
-				switch s.Name() {
-				case "curl":
-					m, _ = optValue(s.Args[1:], "-X", "--request")
-				case "http", "https", "xh":
-					m = s.sub(0)
-				case "wget":
-					m, _ = optValue(s.Args[1:], "--method")
-				}
+				m := httpMethod(s)
 				if !strings.EqualFold(m, "DELETE") && !(strings.EqualFold(m, "POST") && strings.Contains(strings.Join(s.Args, " "), "_delete_by_query")) {
 					return "", false
 				}
@@ -1015,4 +999,20 @@ func sendsFileData(s *Segment) bool {
 		return httpieSendsFile(s)
 	}
 	return false
+}
+
+// httpMethod is the HTTP method an HTTP client segment names explicitly (curl -X, HTTPie's
+// and xh's first word, wget --method), or "" when it names none.
+func httpMethod(s *Segment) string {
+	switch s.Name() {
+	case "curl":
+		m, _ := optValue(s.Args[1:], "-X", "--request")
+		return m
+	case "http", "https", "xh":
+		return s.sub(0)
+	case "wget":
+		m, _ := optValue(s.Args[1:], "--method")
+		return m
+	}
+	return ""
 }
