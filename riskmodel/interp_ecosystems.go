@@ -1,6 +1,8 @@
 package riskmodel
 
-import "strings"
+import (
+	"strings"
+)
 
 // The interpreters of ecosystems beyond the scripting mainstream — Julia, Elixir (and its
 // shell iex), Erlang, Babashka's Clojure, Raku, SWI-Prolog, Gforth and the TypeScript
@@ -253,4 +255,24 @@ func hasSuffixAny(s string, suffixes []string) bool {
 		}
 	}
 	return false
+}
+
+// gradleForeignScript reports a Gradle run whose init script, build file or settings file is
+// named by a URL or lies in a temporary directory: build logic fetched or dropped there runs
+// with the user's rights, not the project's reviewed build (docs.gradle.org, "Initialization
+// Scripts": -I/--init-script; "Command-Line Interface": -b, -c).
+func gradleForeignScript(c *execCtx, s *Segment) (pkgOp, bool) {
+	for _, o := range []string{"-I", "--init-script", "-b", "--build-file", "-c", "--settings-file"} {
+		v, ok := optValue(s.Args[1:], o)
+		if !ok {
+			continue
+		}
+		if strings.Contains(v, "://") {
+			return pkgOp{pkgUntrusted, "Runs Gradle with build logic from " + v + " (" + o + "), code fetched from the network"}, true
+		}
+		if t := c.target(v); t.zone == ZoneTemp {
+			return pkgOp{pkgUntrusted, "Runs Gradle with build logic from " + v + " (" + o + "), a temporary location outside the project"}, true
+		}
+	}
+	return pkgOp{}, false
 }
