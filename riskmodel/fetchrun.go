@@ -428,3 +428,27 @@ func loadedCodeFiles(s *Segment) []string {
 	}
 	return out
 }
+
+// fetcherOutputs are the files downloaders other than curl and wget write: aria2c -o/--out
+// (under -d/--dir), axel -o/--output, gdown -O/--output (aria2c(1), axel(1), gdown --help).
+func fetcherOutputs(s *Segment) []string {
+	args := s.Args[1:]
+	var out string
+	var ok bool
+	switch s.Name() {
+	case "aria2c":
+		if out, ok = optValue(args, "-o", "--out"); ok {
+			if d, ok := optValue(args, "-d", "--dir"); ok && !strings.HasPrefix(out, "/") {
+				out = strings.TrimSuffix(d, "/") + "/" + out
+			}
+		}
+	case "axel":
+		out, ok = optValue(args, "-o", "--output")
+	case "gdown":
+		out, ok = optValue(args, "-O", "--output")
+	}
+	if !ok || out == "" || out == "-" {
+		return nil
+	}
+	return []string{out}
+}

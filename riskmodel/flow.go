@@ -290,6 +290,11 @@ func (x *extractor) writes(seg *Segment, c *execCtx) {
 				targets = append(targets, abs)
 			}
 		}
+		for _, o := range fetcherOutputs(seg) {
+			if abs, ok := x.scope.Resolve(o); ok {
+				targets = append(targets, abs)
+			}
+		}
 		if n == "scp" || n == "rsync" || n == "sftp" {
 			p := seg.positional(0, "-i", "-P", "-p", "-e", "-o", "-F", "-l", "-J", "--rsh", "--exclude", "--include", "--filter")
 			if len(p) >= 2 {

@@ -302,6 +302,14 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			x.script(cmd+" | sh", c)
 		}
 	}
+	for _, d := range codeDownloads(lang, code) {
+		// urlretrieve(URL, F), getstore(URL, F), download.file(URL, F): the file now holds
+		// fetched content, so a later system("sh F") is followed as download → run.
+		addSyn([]string{"curl", "-o", d.file, d.url}, d.text)
+		if d.run {
+			facts.loadsFetchedCode(d.url)
+		}
+	}
 	for _, idx := range reShellCall().FindAllStringSubmatchIndex(code, 64) {
 		m := submatches(code, idx)
 		switch {

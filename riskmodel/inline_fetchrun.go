@@ -31,7 +31,7 @@ var (
 	reErlPort     = lazyRegexp(`open_port\(\s*\{\s*spawn\s*,\s*"((?:[^"\\]|\\.)*)"`)
 	reCljShell    = lazyRegexp(`\((?:[\w.\-]+/)?(?:shell|sh|process)((?:\s+"(?:[^"\\]|\\.)*")+)\s*\)`)
 	reRakuShell   = lazyRegexp(`\b(?:shell|qx)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
-	rePy2Exec     = lazyRegexp(`(?m)(?:^|[;:]|\s)exec\s+[A-Za-z_"']`)
+	rePy2Exec     = lazyRegexp(`(?m)(?:^|[;:])\s*exec\s+[A-Za-z_"']`)
 	reJSURLImport = lazyRegexp(`\b(?:import\s*\(\s*|import\s+(?:[\w*{}\s,$]+\s+from\s+)?|require\s*\(\s*)["'](https?://[^"'\s]{1,1000})["']`)
 	reRURLSource  = lazyRegexp(`\b(?:sys\.)?source\s*\(\s*["'](https?://[^"'\s]{1,1000})["']`)
 	reRURLRead    = lazyRegexp(`\b(?:readLines|url|scan|readRDS|read\.table|read\.csv)\s*\(\s*(?:url\s*\(\s*)?["'](https?://[^"'\s]{1,1000})["']`)
@@ -176,4 +176,55 @@ func codeIsSubstitution(s *Segment) bool {
 	}
 	code, ok := inlineCode(s)
 	return ok && strings.Trim(strings.TrimSpace(code), `"'`) == "$(…)"
+}
+
+// codeDownload is a file interpreter code fills from a URL; run is set when the same code
+// runs that file itself as code (PowerShell's & ./x.ps1 after Invoke-WebRequest -OutFile).
+type codeDownload struct {
+	url, file, text string
+	run             bool
+}
+
+var (
+	// python urllib.request.urlretrieve(URL, F); perl LWP::Simple getstore/mirror(URL, F);
+	// R download.file(URL, F); julia download(URL, F); PowerShell WebClient.DownloadFile(URL, F).
+	reDownloadURLFile = lazyRegexp(`(?:urlretrieve|getstore|mirror|download\.file|download|DownloadFile)\s*\(\s*["'](https?://[^"'\s]{1,1000})["']\s*,\s*(?:destfile\s*=\s*)?["']([^"'\s]{1,500})["']`)
+	// PowerShell Invoke-WebRequest/iwr/curl/wget/Start-BitsTransfer URL -OutFile F (either order).
+	rePwshOutFile = lazyRegexp(`(?i)(?:invoke-webrequest|iwr|curl|wget|start-bitstransfer)\b[^;|\n]*?(?:-uri\s+|-source\s+)?["']?(https?://[^"'\s;]{1,1000})["']?[^;|\n]*?-(?:outfile|destination)\s+["']?([^"'\s;]{1,500})`)
+)
+
+// codeDownloads returns the files code downloads. For PowerShell it also says whether the
+// code then runs the file (& F, . F, ./F, Start-Process F, -File F), since its statements are
+// not shell segments the flow analysis could follow.
+func codeDownloads(lang, code string) []codeDownload {
+	var out []codeDownload
+	for _, m := range reDownloadURLFile().FindAllStringSubmatch(code, 8) {
+		out = append(out, codeDownload{url: m[1], file: m[2], text: m[0]})
+	}
+	if lang != "pwsh" {
+		return out
+	}
+	for _, m := range rePwshOutFile().FindAllStringSubmatch(code, 8) {
+		out = append(out, codeDownload{url: m[1], file: m[2], text: m[0]})
+	}
+	for i := range out {
+		base := regexpQuoteBase(out[i].file)
+		re, err := regexp.Compile(`(?i)(?:(?:^|[;|({\s])(?:&|\.|start-process|saps|start|invoke-item|ii|-file|powershell(?:\.exe)?|pwsh(?:\.exe)?)\s+["']?(?:\.[\\/])?` + base +
+			`|(?:^|[;&|({\s])["']?\.[\\/]` + base + `)["']?\s*(?:$|[;)}\s])`)
+		if err != nil {
+			continue
+		}
+		rest := strings.Replace(code, out[i].text, "", 1)
+		out[i].run = re.MatchString(rest)
+	}
+	return out
+}
+
+// regexpQuoteBase quotes the last element of a path for a pattern, so ./x.ps1, .\x.ps1 and
+// x.ps1 all name it.
+func regexpQuoteBase(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		p = p[i+1:]
+	}
+	return `(?:[^"'\s;]*[\\/])?` + regexp.QuoteMeta(p)
 }
