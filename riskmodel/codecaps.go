@@ -187,6 +187,35 @@ var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]m
 			"curl": {capNet, false}, "socketConnection": {capSocket, true}, "unlink": {capDelete, true}, "file.remove": {capDelete, true},
 			"readLines": {capRead, true}, "writeLines": {capWrite, true}, "Sys.getenv": {capEnv, true}, "base64decode": {capDecode, true},
 			"parallel": {capFork, false}, "mcfork": {capFork, true},
+			"sys.source": {capEval, true}, "source_url": {capEval | capNet, true}, "source_gist": {capEval | capNet, true},
+			"processx": {capExec, false}, "file.rename": {capWrite, true}, "file.copy": {capWrite, true},
+		},
+		// Julia (docs.julialang.org: Running External Programs, Filesystem, Downloads.jl,
+		// HTTP.jl, Sockets): backtick literals are commands (inline_langs.go).
+		"julia": {
+			"run": {capExec, true}, "pipeline": {capExec, true}, "success": {capExec, true}, "Cmd": {capExec, true},
+			"eval": {capEval, true}, "include": {capEval, true}, "include_string": {capEval, true}, "evalfile": {capEval, true},
+			"Meta.parse": {capEval, true}, "Core.eval": {capEval, true}, "ccall": {capDynamic, true}, "Libdl": {capDynamic, false},
+			"download": {capNet, true}, "Downloads": {capNet, false}, "HTTP": {capNet, false}, "getaddrinfo": {capNet, true},
+			"Sockets": {capSocket, false}, "connect": {capSocket, true}, "listen": {capSocket, true},
+			"rm": {capDelete, true}, "mv": {capWrite, true}, "cp": {capWrite, true}, "symlink": {capWrite, true}, "chmod": {capWrite, true},
+			"write": {capWrite, true}, "read": {capRead, true}, "readlines": {capRead, true}, "readchomp": {capRead, true},
+			"ENV": {capEnv, false}, "base64decode": {capDecode, true}, "hex2bytes": {capDecode, true},
+			"addprocs": {capFork, true}, "Distributed": {capFork, false},
+		},
+		// Elixir (hexdocs.pm: System, Code, File, Port, :httpc, :gen_tcp). Calls often end in
+		// "!" (File.rm_rf!), so names count without a following parenthesis.
+		"elixir": {
+			"System.cmd": {capExec, false}, "System.shell": {capExec, false}, "os.cmd": {capExec, false}, "Port.open": {capExec, false},
+			"Code.eval_string": {capEval, false}, "Code.eval_file": {capEval, false}, "Code.eval_quoted": {capEval, false},
+			"Code.compile_string": {capEval, false}, "Code.require_file": {capEval, false},
+			"httpc": {capNet, false}, "HTTPoison": {capNet, false}, "Req": {capNet, false}, "Finch": {capNet, false}, "Tesla": {capNet, false},
+			"Mint.HTTP": {capNet, false}, "gen_tcp": {capSocket, false}, "ssl.connect": {capSocket, false},
+			"File.rm": {capDelete, false}, "File.rm_rf": {capDelete, false}, "File.rmdir": {capDelete, false},
+			"File.read": {capRead, false}, "File.stream": {capRead, false}, "File.write": {capWrite, false}, "File.cp": {capWrite, false},
+			"File.cp_r": {capWrite, false}, "File.rename": {capWrite, false}, "File.ln_s": {capWrite, false}, "File.chmod": {capWrite, false},
+			"System.get_env": {capEnv, false}, "System.fetch_env": {capEnv, false}, "Base.decode64": {capDecode, false},
+			"binary_to_term": {capEval, false},
 		},
 		"java": {
 			"Runtime": {capExec, false}, "ProcessBuilder": {capExec, false}, "exec": {capExec, true}, "ScriptEngine": {capEval, false},
@@ -205,7 +234,7 @@ var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]m
 // moduleLangs are languages whose bare table names are modules: importing subprocess says
 // the code may run programs, calling it is what does.
 var moduleLangs = table[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"python": true, "node": true, "php": true, "lua": true, "r": true, "java": true}
+	return map[string]bool{"python": true, "node": true, "php": true, "lua": true, "r": true, "java": true, "julia": true}
 }}
 
 // caseFold languages compare identifiers case-insensitively (PowerShell, AppleScript).
@@ -350,6 +379,7 @@ func scanCaps(lang, code string) (hits []capHit, all codeCap) {
 		}
 		i = j
 	}
+	all |= langCapsExtra(lang, code)
 	if lang == "python" && rePyConnect().MatchString(code) {
 		all |= capSocket
 	}

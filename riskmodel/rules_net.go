@@ -18,7 +18,7 @@ var fetchers = table[map[string]bool]{build: func() map[string]bool {
 // interpreters run code from stdin when given no script.
 var interpreters = table[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
-		"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "osascript": true, "tclsh": true}
+		"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "osascript": true, "tclsh": true, "julia": true}
 }}
 
 func isFetcher(s *Segment) bool {
