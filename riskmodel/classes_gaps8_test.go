@@ -159,3 +159,23 @@ func TestGaps8DBWordLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestGaps8OutputOptionWrites: a program told by an output option (-o, --output, --out-file,
+// --dest, …) to write a startup file, an autostart entry, authorized_keys, the agent's own
+// settings or a privilege file writes it, whatever the program (docs/policy.md: persistence;
+// the agent's own approval settings). Flags spelled -o that are not outputs (ls -o, grep -o,
+// find -o, ssh -o) and ordinary output paths are left as they were.
+func TestGaps8OutputOptionWrites(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "pandoc notes.md -o ~/.config/autostart/notes.desktop", want: Deny, rule: "fs.write.startup", source: "pandoc -o to an XDG autostart entry"},
+		{src: "jq -n '{}' --output-file=$HOME/.bash_profile", want: Deny, rule: "fs.write.startup", source: "--output-file= form"},
+		{src: "keygen-helper --out ~/.ssh/authorized_keys", want: Deny, rule: "fs.write.authorized-keys", source: "--out separate word"},
+		{src: "settings-gen --dest=.claude/settings.local.json", want: Deny, rule: "fs.write.agent-config", source: "the agent's own settings"},
+		{src: "render --output /etc/sudoers.d/dev", want: Deny, rule: "fs.write.priv-files", source: "a privilege file"},
+		{src: "sort -o ~/.zshrc aliases.txt", want: Deny, rule: "fs.write.startup", source: "POSIX sort -o"},
+		{src: "ls -o ~/.bashrc", want: Allow, source: "ls -o is a listing flag"},
+		{src: "grep -o 'alias [a-z]*' ~/.bashrc", want: Allow, source: "grep -o prints only matches"},
+		{src: "find ~/.config -name '*.desktop' -o -name '*.service'", want: Allow, source: "find's -o is an operator"},
+		{src: "pandoc README.md -o docs/readme.html", want: Allow, source: "routine: output in the workspace"},
+	})
+}

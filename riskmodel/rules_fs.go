@@ -588,6 +588,7 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 			dests = append(dests, f)
 		}
 	}
+	out = append(out, optionWriteTargets(c, s, dests)...)
 	for _, d := range dests {
 		if d == "-" || d == "" {
 			continue
