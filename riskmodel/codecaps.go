@@ -69,7 +69,7 @@ type capEntry struct {
 // codeLangs names the token table of each language; names absent here use the common table
 // only. langOf gives the key.
 var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]map[string]capEntry {
-	return map[string]map[string]capEntry{
+	m := map[string]map[string]capEntry{
 		"python": {
 			"os.system": {capExec, false}, "os.popen": {capExec, false}, "subprocess": {capExec, false}, "Popen": {capExec, true},
 			"check_output": {capExec, true}, "check_call": {capExec, true}, "getoutput": {capExec, true}, "getstatusoutput": {capExec, true},
@@ -190,33 +190,6 @@ var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]m
 			"sys.source": {capEval, true}, "source_url": {capEval | capNet, true}, "source_gist": {capEval | capNet, true},
 			"processx": {capExec, false}, "file.rename": {capWrite, true}, "file.copy": {capWrite, true},
 		},
-		// Julia (docs.julialang.org: Running External Programs, Filesystem, Downloads.jl,
-		// HTTP.jl, Sockets): backtick literals are commands (inline_langs.go).
-		"julia": {
-			"run": {capExec, true}, "pipeline": {capExec, true}, "success": {capExec, true}, "Cmd": {capExec, true},
-			"eval": {capEval, true}, "include": {capEval, true}, "include_string": {capEval, true}, "evalfile": {capEval, true},
-			"Meta.parse": {capEval, true}, "Core.eval": {capEval, true}, "ccall": {capDynamic, true}, "Libdl": {capDynamic, false},
-			"download": {capNet, true}, "Downloads": {capNet, false}, "HTTP": {capNet, false}, "getaddrinfo": {capNet, true},
-			"Sockets": {capSocket, false}, "connect": {capSocket, true}, "listen": {capSocket, true},
-			"rm": {capDelete, true}, "mv": {capWrite, true}, "cp": {capWrite, true}, "symlink": {capWrite, true}, "chmod": {capWrite, true},
-			"write": {capWrite, true}, "read": {capRead, true}, "readlines": {capRead, true}, "readchomp": {capRead, true},
-			"ENV": {capEnv, false}, "base64decode": {capDecode, true}, "hex2bytes": {capDecode, true},
-			"addprocs": {capFork, true}, "Distributed": {capFork, false},
-		},
-		// Elixir (hexdocs.pm: System, Code, File, Port, :httpc, :gen_tcp). Calls often end in
-		// "!" (File.rm_rf!), so names count without a following parenthesis.
-		"elixir": {
-			"System.cmd": {capExec, false}, "System.shell": {capExec, false}, "os.cmd": {capExec, false}, "Port.open": {capExec, false},
-			"Code.eval_string": {capEval, false}, "Code.eval_file": {capEval, false}, "Code.eval_quoted": {capEval, false},
-			"Code.compile_string": {capEval, false}, "Code.require_file": {capEval, false},
-			"httpc": {capNet, false}, "HTTPoison": {capNet, false}, "Req": {capNet, false}, "Finch": {capNet, false}, "Tesla": {capNet, false},
-			"Mint.HTTP": {capNet, false}, "gen_tcp": {capSocket, false}, "ssl.connect": {capSocket, false},
-			"File.rm": {capDelete, false}, "File.rm_rf": {capDelete, false}, "File.rmdir": {capDelete, false},
-			"File.read": {capRead, false}, "File.stream": {capRead, false}, "File.write": {capWrite, false}, "File.cp": {capWrite, false},
-			"File.cp_r": {capWrite, false}, "File.rename": {capWrite, false}, "File.ln_s": {capWrite, false}, "File.chmod": {capWrite, false},
-			"System.get_env": {capEnv, false}, "System.fetch_env": {capEnv, false}, "Base.decode64": {capDecode, false},
-			"binary_to_term": {capEval, false},
-		},
 		"java": {
 			"Runtime": {capExec, false}, "ProcessBuilder": {capExec, false}, "exec": {capExec, true}, "ScriptEngine": {capEval, false},
 			"URL": {capNet, true}, "HttpClient": {capNet, false}, "openConnection": {capNet, true}, "openStream": {capNet, true},
@@ -229,6 +202,10 @@ var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]m
 			"file delete": {capDelete, false}, "env": {capEnv, false},
 		},
 	}
+	for lang, t := range ecoCodeLangs() {
+		m[lang] = t
+	}
+	return m
 }}
 
 // moduleLangs are languages whose bare table names are modules: importing subprocess says
@@ -238,7 +215,9 @@ var moduleLangs = table[map[string]bool]{build: func() map[string]bool {
 }}
 
 // caseFold languages compare identifiers case-insensitively (PowerShell, AppleScript).
-var caseFold = table[map[string]bool]{build: func() map[string]bool { return map[string]bool{"pwsh": true, "osascript": true} }}
+var caseFold = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"pwsh": true, "osascript": true, "clojure": true, "forth": true}
+}}
 
 // phraseLangs look identifiers up as multi-word phrases ("do shell script").
 var phraseLangs = table[map[string]bool]{build: func() map[string]bool { return map[string]bool{"osascript": true, "tcl": true} }}

@@ -15,11 +15,15 @@ import (
 
 // codeLangOf maps an interpreter's name to the language table that reads its code.
 var codeLangOf = table[map[string]string]{build: func() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"node": "node", "bun": "node", "deno": "node", "nodejs": "node", "perl": "perl", "ruby": "ruby", "php": "php",
 		"lua": "lua", "luajit": "lua", "osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "rscript": "r", "r": "r",
-		"jshell": "java", "julia": "julia", "elixir": "elixir", "tclsh": "tcl", "wish": "tcl", "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+		"jshell": "java", "tclsh": "tcl", "wish": "tcl", "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
 	}
+	for n, e := range ecoInterps.get() {
+		m[n] = e.lang
+	}
+	return m
 }}
 
 // codeRunners are the programs, besides the interpreters of rules_net.go, whose arguments
@@ -27,7 +31,7 @@ var codeLangOf = table[map[string]string]{build: func() map[string]string {
 // handled by the option that says so (pwsh -Command -).
 var codeRunners = table[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true, "powershell": true, "powershell.exe": true,
-		"pwsh.exe": true, "jshell": true, "Rscript": true, "R": true, "luajit": true, "elixir": true}
+		"pwsh.exe": true, "jshell": true, "Rscript": true, "R": true, "luajit": true}
 }}
 
 // dollarLangs use $ in their own syntax, so a $ in their code is not a sign of a value the
@@ -71,6 +75,9 @@ func inlineCode(s *Segment) (code string, ok bool) {
 		return "", false
 	}
 	args := s.Args[1:]
+	if e := ecoInterps.get()[n]; e != nil {
+		return e.inlineCode(args)
+	}
 	switch lang {
 	case "awk":
 		return awkProgram(args)
@@ -103,10 +110,6 @@ func inlineCode(s *Segment) (code string, ok bool) {
 			}
 		case "osascript", "lua", "r", "tcl":
 			if a == "-e" || a == "-c" || a == "--command" {
-				return args[i+1], true
-			}
-		case "julia", "elixir":
-			if langEvalFlag(lang, a) {
 				return args[i+1], true
 			}
 		}

@@ -2,15 +2,15 @@ package riskmodel
 
 import "strings"
 
-// Languages whose inline code is read with the same capability model as python -c and
-// node -e (codecaps.go, inline.go), in their own syntax for starting programs and running
-// fetched code:
+// What inline code of these languages does, in each one's own syntax for starting programs
+// and running fetched code (their command lines and capability tables are in
+// interp_ecosystems.go and codecaps.go):
 //
-//   - Julia (julia -e/--eval/-E/--print): command literals in backticks are always programs
+//   - Julia: command literals in backticks are always programs
 //     (run(`…`), read(`…`, String), pipeline(`a`, `b`)); include/evalfile/include_string
 //     evaluate code, download/Downloads/HTTP fetch it (docs.julialang.org: Running External
 //     Programs; Base.include; Downloads.jl; HTTP.jl).
-//   - Elixir (elixir -e/--eval): System.cmd(PROG, ARGS), System.shell(CMD) and :os.cmd(CMD)
+//   - Elixir: System.cmd(PROG, ARGS), System.shell(CMD) and :os.cmd(CMD)
 //     start programs; Code.eval_string/eval_file evaluate code; :httpc, HTTPoison, Req, Finch
 //     fetch (hexdocs.pm: System, Code, :httpc).
 //   - Tcl (tclsh, heredoc or stdin): exec WORDS… runs a program, with | pipelines (tcl.tk
@@ -19,28 +19,14 @@ import "strings"
 //     (R documentation: source, url connections).
 
 // langValueOpts are an interpreter's options that take the next word as their value, so
-// that word is not read as the script file that would end the search for inline code.
+// that word is not read as the script file that would end the search for inline code
+// (R and Lua; the ecosystem interpreters' options are in interp_ecosystems.go).
 var langValueOpts = table[map[string]map[string]bool]{build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
-		"julia": {"-t": true, "--threads": true, "-p": true, "--procs": true, "-J": true, "--sysimage": true, "-C": true, "--cpu-target": true,
-			"-H": true, "--home": true, "--machine-file": true, "--heap-size-hint": true, "-O": true, "--project": false},
-		"elixir": {"-r": true, "-pr": true, "-pa": true, "-pz": true, "--erl": true, "--name": true, "--sname": true, "--cookie": true,
-			"--logger-otp-reports": true, "--logger-sasl-reports": true, "--boot": true, "--boot-var": true, "--vm-args": true, "--erl-config": true},
-		"r":   {"--encoding": true, "--default-packages": true, "-f": false},
+		"r":   {"--encoding": true, "--default-packages": true},
 		"lua": {"-l": true},
 	}
 }}
-
-// langEvalFlag reports the options of the languages above that carry inline code.
-func langEvalFlag(lang, a string) bool {
-	switch lang {
-	case "julia":
-		return a == "-e" || a == "--eval" || a == "-E" || a == "--print"
-	case "elixir":
-		return a == "-e" || a == "--eval"
-	}
-	return false
-}
 
 // langCall is a program started in a language's own syntax: a shell command line (script)
 // or an argument vector (argv), at [start, end) of the code.
