@@ -78,7 +78,7 @@ func pkgRules() []*Rule {
 			exec:    pkgRule(pkgUntrusted),
 		},
 		{
-			ID: "pkg.typosquat", Level: High, Category: CatRemoteCodeExecution, Certain: true,
+			ID: "pkg.typosquat", Level: High, Category: CatRemoteCodeExecution,
 			CertainWhen: "the name is documented malware, a lookalike or one slip from a popular name",
 			Message:     "Installs a package whose name imitates a popular one (typosquat, lookalike or known malware)",
 			exec:        pkgTyposquatCheck,
