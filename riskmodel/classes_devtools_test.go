@@ -367,7 +367,7 @@ func TestClassDevToolsAsked(t *testing.T) {
 		{`direnv allow`, Ask, "cmd.unknown", "direnv allow trusts .envrc to run on every cd"},
 		{`hugo deploy`, Ask, "", "hugo deploy uploads the site"},
 		{`mytool --format json`, Ask, "cmd.unknown", "--format is not a disk format"},
-		{`gleam format --check`, Ask, "cmd.unknown", "a code formatter's verb"},
+		{`acmefmt format --check src`, Ask, "cmd.unknown", "a code formatter's verb (gleam format, cue fmt, buf format)"},
 		{`frobctl format /dev/sdb`, Ask, "cmd.unknown-risky", "a device named: formatting a disk"},
 	})
 }
