@@ -121,22 +121,44 @@ func (Qwen) Parse(stdin []byte, _ func(string) string) (Call, error) {
 	return c, nil
 }
 
-// Answer is Claude Code's PreToolUse reply: Qwen Code reads the same hookSpecificOutput.
-func (Qwen) Answer(c Call, res guardian.Result) Reply { return Claude{}.Answer(c, res) }
+// Answer is Claude Code's PreToolUse reply, which Qwen Code reads the same way
+// (hookSpecificOutput.permissionDecision allow, deny or ask), except that guardian's "no
+// objection" — a file write the rules have nothing against, which guardian never allows — is
+// {} rather than Claude Code's empty reply: every answer guardian gives Qwen is one JSON
+// object, so that the fail-closed wrapper can read an empty stdout as a guardian that failed.
+func (Qwen) Answer(c Call, res guardian.Result) Reply {
+	r := Claude{}.Answer(c, res)
+	if len(r.Stdout) == 0 && r.Exit == 0 {
+		return Qwen{}.NoVerdict(c.Event)
+	}
+	return r
+}
 
 // Failsafe is Claude Code's: ask in JSON (a deny where Qwen cannot prompt), or exit 2 with the
-// reason on stderr when the event is unknown.
-func (Qwen) Failsafe(event, why string) Reply { return Claude{}.Failsafe(event, why) }
+// reason on stderr for any other event (Claude Code's empty reply to a PermissionRequest would
+// be no decision, and Qwen's PermissionRequest is not guardian's hook).
+func (Qwen) Failsafe(event, why string) Reply {
+	if event == EventPermissionRequest {
+		event = ""
+	}
+	return Claude{}.Failsafe(event, why)
+}
+
+// NoVerdict is {}: Qwen Code parses it as a hook output with no decision and runs the tool
+// (firePreToolUseHook proceeds when the output is neither deny, ask nor continue:false), as it
+// does for no output — which Qwen counts as a hook that returned nothing, and which the
+// fail-closed wrapper reads as a failure.
+func (Qwen) NoVerdict(string) Reply { return Reply{Stdout: []byte("{}\n")} }
 
 // qwenFailClosed is the fail-closed wrapper for Qwen Code, which runs the tool when a hook
-// exits with a status other than 0 or 2, prints something that is not JSON or times out: its
-// block is guardian's fail-safe ask, and guardian's answers are no output, a
-// permissionDecision in JSON (exit 0), and exit 2 (the fail-safe before the event is known),
-// which Qwen reads as a block whatever is on stdout.
+// exits with a status other than 0 or 2, prints nothing or something that is not JSON, or
+// times out: its block is guardian's fail-safe ask, and guardian's answers are {} (no
+// objection), a permissionDecision in JSON (exit 0), and exit 2 (the fail-safe before the
+// event is known), which Qwen reads as a block whatever is on stdout.
 var qwenFailClosed = failClosed{
 	protocol: Qwen{},
 	event:    EventPreToolUse,
-	accepted: []string{`'0:'`,
+	accepted: []string{`'0:{}'`,
 		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"'*'"}}'`,
 		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"'*'"}}'`,
 		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"'*'"}}'`,

@@ -84,25 +84,30 @@ func guardianReplies(p Protocol, event string) map[string]Reply {
 	call := Call{Event: event}
 	never := Call{Event: event, NeverAllow: true}
 	return map[string]Reply{
-		"allow":              p.Answer(call, res(riskmodel.Allow)),
-		"deny":               p.Answer(call, res(riskmodel.Deny)),
-		"ask":                p.Answer(call, res(riskmodel.Ask)),
-		"never-allow allow":  p.Answer(never, res(riskmodel.Allow)),
-		"never-allow deny":   p.Answer(never, res(riskmodel.Deny)),
-		"failsafe":           p.Failsafe(event, why),
-		"failsafe, no event": p.Failsafe("", why),
-		"no verdict":         NoVerdict(p, event),
-		"monitor":            Monitor(p).Answer(call, res(riskmodel.Deny)),
+		"allow":                 p.Answer(call, res(riskmodel.Allow)),
+		"deny":                  p.Answer(call, res(riskmodel.Deny)),
+		"ask":                   p.Answer(call, res(riskmodel.Ask)),
+		"never-allow allow":     p.Answer(never, res(riskmodel.Allow)),
+		"never-allow deny":      p.Answer(never, res(riskmodel.Deny)),
+		"failsafe":              p.Failsafe(event, why),
+		"failsafe, no event":    p.Failsafe("", why),
+		"failsafe, other event": p.Failsafe(EventPermissionRequest, why),
+		"no verdict":            NoVerdict(p, event),
+		"monitor":               Monitor(p).Answer(call, res(riskmodel.Deny)),
 	}
 }
 
 // TestFailClosedPassesGuardiansAnswers runs each of guardian's replies to each wrapped host
-// through the wrapper: the host must get exactly guardian's stdout and exit status.
+// through the wrapper: the host must get exactly guardian's stdout and exit status. None of
+// them is an exit 0 with nothing on stdout, which the wrapper blocks as a failure.
 func TestFailClosedPassesGuardiansAnswers(t *testing.T) {
 	for _, sh := range shells(t) {
 		for _, h := range append(wrappedHosts(t), wrapped{w: clineFailClosed}) {
 			for name, r := range guardianReplies(h.w.protocol, h.w.event) {
 				t.Run(sh+"/"+h.w.event+"/"+name, func(t *testing.T) {
+					if r.Exit == 0 && len(bytes.TrimSpace(r.Stdout)) == 0 {
+						t.Fatalf("guardian answers with nothing on stdout and exit 0, which the wrapper reads as a failure")
+					}
 					out, code := runWrapped(t, h.w, sh, printing(r), 15, "{}")
 					if !bytes.Equal(bytes.TrimRight(out, "\n"), bytes.TrimRight(r.Stdout, "\n")) || code != r.Exit {
 						t.Fatalf("the host got %q, exit %d; guardian answered %q, exit %d", out, code, r.Stdout, r.Exit)
@@ -116,8 +121,9 @@ func TestFailClosedPassesGuardiansAnswers(t *testing.T) {
 // TestFailClosedBlocks runs the wrapper around hook commands that fail in every way guardian
 // cannot answer for itself, under dash and bash, and checks that the host reads a block each
 // time — the host's own reading (Interpret), never "allow" or a fail-open run — with a reason
-// that says what happened. Empty output is guardian's own "no objection" for Qwen and Copilot
-// (it prints nothing then), so there it passes, as guardian's answer.
+// that says what happened. Empty output with exit 0 is among them for every host: guardian
+// always prints its answer, so nothing on stdout is a guardian that failed (a truncated write,
+// an early return, an os.Exit(0) in a library), never a no objection.
 func TestFailClosedBlocks(t *testing.T) {
 	_, noTimeout := exec.LookPath("timeout")
 	cases := []struct {
@@ -130,7 +136,9 @@ func TestFailClosedBlocks(t *testing.T) {
 		{"answer then crash", `printf '{}\n'; exit 3`, 15, "exited with status 3"},
 		{"kill signal", `kill -9 $$`, 15, "killed or gave no answer within 15 s (exit status 137)"},
 		{"missing binary", `/nonexistent/guardian hook x --deadline 10s`, 15, "exited with status 127"},
-		{"empty output", `cat >/dev/null`, 15, "printed no answer of guardian's"},
+		{"empty output", `cat >/dev/null`, 15, "exited 0 and printed nothing"},
+		{"empty output, no read", `exit 0`, 15, "exited 0 and printed nothing"},
+		{"blank line", `cat >/dev/null; echo`, 15, "exited 0 and printed nothing"},
 		{"garbage", `echo 'guardian_faults: not a hook reply'`, 15, "printed no answer of guardian's"},
 		{"garbage before the answer", `echo garbage; printf '{}\n'`, 15, "more than one line"},
 		{"garbage on the answer's line", `printf 'x{}\n'`, 15, "printed no answer of guardian's"},
@@ -152,12 +160,6 @@ func TestFailClosedBlocks(t *testing.T) {
 						// which Qwen reads as a block whatever is on stdout: passed on.
 						if code != 2 || got != "blocked" {
 							t.Fatalf("Qwen reads %q, exit %d as %s, want exit 2 passed on", out, code, got)
-						}
-						return
-					}
-					if tc.name == "empty output" && h.host.Name != "gemini" {
-						if len(out) != 0 || code != 0 {
-							t.Fatalf("empty output is guardian's no objection here, want it passed: %q, exit %d", out, code)
 						}
 						return
 					}
