@@ -121,12 +121,19 @@ func (Qwen) Parse(stdin []byte, _ func(string) string) (Call, error) {
 	return c, nil
 }
 
-// Answer is Claude Code's PreToolUse reply, which Qwen Code reads the same way
-// (hookSpecificOutput.permissionDecision allow, deny or ask), except that guardian's "no
-// objection" — a file write the rules have nothing against, which guardian never allows — is
-// {} rather than Claude Code's empty reply: every answer guardian gives Qwen is one JSON
-// object, so that the fail-closed wrapper can read an empty stdout as a guardian that failed.
+// Answer is Claude Code's PreToolUse reply for deny and ask (hookSpecificOutput.permissionDecision
+// with the reason), and {} — no decision — for allow and for a file write guardian has nothing
+// against. Qwen Code 0.24.4 never tells a hook's allow apart from no decision when it runs a
+// tool (firePreToolUseHook proceeds on both; nothing calls PreToolUseHookOutput.isAllowed), but
+// it merges the outputs of an event's hooks key by key with the last hook winning
+// (HookAggregator.mergeWithOrLogic), so an "allow" from guardian, installed after a user's own
+// hook, would override that hook's deny (TestQwen/user's_deny_hook_kept showed it on the real
+// host). {} adds no key. And it is never the empty reply, which the fail-closed wrapper reads
+// as a guardian that failed.
 func (Qwen) Answer(c Call, res guardian.Result) Reply {
+	if res.Decision == riskmodel.Allow || (c.NeverAllow && res.Status == guardian.StatusAgentPolicy) {
+		return Qwen{}.NoVerdict(c.Event)
+	}
 	r := Claude{}.Answer(c, res)
 	if len(r.Stdout) == 0 && r.Exit == 0 {
 		return Qwen{}.NoVerdict(c.Event)
@@ -147,19 +154,18 @@ func (Qwen) Failsafe(event, why string) Reply {
 // NoVerdict is {}: Qwen Code parses it as a hook output with no decision and runs the tool
 // (firePreToolUseHook proceeds when the output is neither deny, ask nor continue:false), as it
 // does for no output — which Qwen counts as a hook that returned nothing, and which the
-// fail-closed wrapper reads as a failure.
+// fail-closed wrapper reads as a failure. It is guardian's allow as well (Answer).
 func (Qwen) NoVerdict(string) Reply { return Reply{Stdout: []byte("{}\n")} }
 
 // qwenFailClosed is the fail-closed wrapper for Qwen Code, which runs the tool when a hook
 // exits with a status other than 0 or 2, prints nothing or something that is not JSON, or
-// times out: its block is guardian's fail-safe ask, and guardian's answers are {} (no
-// objection), a permissionDecision in JSON (exit 0), and exit 2 (the fail-safe before the
-// event is known), which Qwen reads as a block whatever is on stdout.
+// times out: its block is guardian's fail-safe ask, and guardian's answers are {} (allow, no
+// objection), a deny or an ask permissionDecision in JSON (exit 0), and exit 2 (the fail-safe
+// before the event is known), which Qwen reads as a block whatever is on stdout.
 var qwenFailClosed = failClosed{
 	protocol: Qwen{},
 	event:    EventPreToolUse,
 	accepted: []string{`'0:{}'`,
-		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"'*'"}}'`,
 		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"'*'"}}'`,
 		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"'*'"}}'`,
 		`'2:'*`},
@@ -220,8 +226,10 @@ func qwenPayload(command, project string) string {
 
 // interpretQwen says what Qwen Code 0.24.4 makes of a hook's reply (hookRunner's close
 // handler, docs/hosts.md): exit 2 blocks with stderr as the reason (stdout is not read); exit 0
-// with a JSON object decides by its permissionDecision; exit 0 with other text, exit 1 and any
-// other status run the tool.
+// with a JSON object decides by its permissionDecision, and with no decision in it ({}), or no
+// output at all, runs the tool as an allow does — Qwen fires PreToolUse after its own approval
+// and reads no allow apart from no decision, so both are "allow"; exit 0 with other text, exit
+// 1 and any other status run the tool too, failing open.
 func interpretQwen(out []byte, code int) string {
 	switch {
 	case code == 2:
@@ -229,7 +237,7 @@ func interpretQwen(out []byte, code int) string {
 	case code != 0:
 		return fmt.Sprintf("runs (fails open: exit status %d)", code)
 	case len(bytes.TrimSpace(out)) == 0:
-		return "no opinion"
+		return "allow"
 	}
 	var reply struct {
 		Decision           string `json:"decision"`
@@ -247,7 +255,7 @@ func interpretQwen(out []byte, code int) string {
 		if reply.Decision == "deny" || reply.Decision == "block" {
 			return "deny"
 		}
-		return "no opinion"
+		return "allow"
 	default:
 		return fmt.Sprintf("runs (fails open: permissionDecision %q)", d)
 	}
