@@ -24,7 +24,8 @@ const QwenMatcher = "^(run_shell_command|write_file|edit|notebook_edit|mcp__.+)$
 // cwd, hook_event_name, timestamp, permission_mode, agent_id?, tool_name, tool_input,
 // tool_use_id, tool_call_id?} (packages/core/src/hooks/hookEventHandler.ts,
 // firePreToolUseEvent and createBaseInput), and the reply is Claude Code's
-// hookSpecificOutput.permissionDecision, which guardian already writes.
+// hookSpecificOutput.permissionDecision, which guardian writes for deny and ask (its allow is
+// {}: see Answer).
 //
 // Two things differ from Claude Code. The tools are Gemini's (run_shell_command, write_file,
 // edit, notebook_edit; MCP tools are mcp__SERVER__TOOL). And Qwen Code fires PreToolUse when a

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os/exec"
 	"strconv"
@@ -270,6 +271,81 @@ func TestFailClosedOlderConfigs(t *testing.T) {
 	}
 }
 
+// TestFailClosedOlderWrapper: a hook inside the wrapper of an older guardian — here one that,
+// like the wrapper before guardian's answers to Qwen and Copilot became {}, passes an empty
+// output on — is not guardian's current wrapper: verify fails it and says to reinstall, and a
+// reinstall replaces it in place with the current one.
+func TestFailClosedOlderWrapper(t *testing.T) {
+	for _, h := range wrappedHosts(t) {
+		t.Run(h.host.Name, func(t *testing.T) {
+			command := "/usr/bin/guardian hook " + h.host.Name + " --deadline 10s"
+			current := h.w.wrap(command, 14)
+			older := strings.Replace(current, "0: | *", "*", 1)
+			older = strings.Replace(older, `'0:{}'`, `'0:' | '0:{}'`, 1)
+			if older == current {
+				t.Fatal("the older wrapper is the current one: the test no longer builds an older wrapper")
+			}
+			files, err := h.host.Install([]File{{Path: "settings.json"}}, command, 15)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[0].Content = replaceString(t, files[0].Content, current, older)
+			found, err := h.host.Verify.Find(files)
+			if err != nil || len(found) != 1 || found[0].Wrapper != "" {
+				t.Fatalf("Find on a config with an older wrapper = %+v, %v", found, err)
+			}
+			if f := h.host.Verify.Check(files, found[0]); len(f) != 1 || f[0].OK || !strings.Contains(f[0].Message, "reinstall") {
+				t.Errorf("verify of an older wrapper: %+v, want a failed check saying to reinstall", f)
+			}
+			in, err := h.host.Install(files, command, 15)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found, err = h.host.Verify.Find(in)
+			if err != nil || len(found) != 1 || found[0].Wrapper != current {
+				t.Fatalf("Find after reinstall = %+v, %v; want the one hook, in the current wrapper", found, err)
+			}
+		})
+	}
+}
+
+// replaceString is the JSON document doc with every string value old replaced by new.
+func replaceString(t *testing.T, doc []byte, old, new string) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		t.Fatal(err)
+	}
+	replaced := 0
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if x == old {
+				replaced++
+				return new
+			}
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if replaced != 1 {
+		t.Fatalf("%d strings %q in %s, want 1", replaced, old, doc)
+	}
+	return out
+}
+
 // BenchmarkFailClosed is what the wrapper adds to every tool call of each wrapped host: the
 // installed command line run as the host runs it (`bash -c LINE`) around a hook command that
 // answers at once; "baseline" is that hook command alone under `bash -c`, what the host ran
@@ -287,5 +363,5 @@ func BenchmarkFailClosed(b *testing.B) {
 	}
 	b.Run("baseline", func(b *testing.B) { run(b, answer, "{}\n") })
 	b.Run("gemini", func(b *testing.B) { run(b, geminiFailClosed.wrap(answer, 14), "{}\n") })
-	b.Run("copilot", func(b *testing.B) { run(b, copilotFailClosed.wrap(`cat >/dev/null`, 14), "") })
+	b.Run("copilot", func(b *testing.B) { run(b, copilotFailClosed.wrap(answer, 14), "{}\n") })
 }
