@@ -34,6 +34,10 @@ type Rule struct {
 	// a few words which matches are certain, for `rules list`.
 	Certain     bool
 	CertainWhen string
+	// CertaintyClass and CertaintyPolicy are the rule's row of the certainty table
+	// (certainty.go): deny-list, contextual or cannot-follow, and the line of docs/policy.md
+	// that puts it there. Set when the rules are built; "" for rules that never rate high.
+	CertaintyClass, CertaintyPolicy string
 	// Baseline rules classify what a command is ("a read-only tool", "a build tool"). They
 	// are consulted only for a segment no risk rule matched, and the first that matches wins.
 	Baseline bool
@@ -54,6 +58,8 @@ type Rule struct {
 // rule whose checks decide per match, "certain when …".
 func (r Rule) Certainty() string {
 	switch {
+	case r.Level == Critical:
+		return "certain"
 	case r.CertainWhen != "":
 		return "certain when " + r.CertainWhen
 	case r.Certain:
@@ -215,7 +221,7 @@ func builtinRules() []*Rule {
 	for _, fam := range fams {
 		all = append(all, fam...)
 	}
-	withCertainConds(all)
+	withCertainty(all)
 	seen := make(map[string]bool, n)
 	for _, r := range all {
 		if r.Kind == "" {
