@@ -592,6 +592,7 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 	default:
 		dests = catalogOutputs(s)
 	}
+	out = append(out, optionWriteTargets(c, s, dests)...)
 	for _, d := range dests {
 		if d == "-" || d == "" {
 			continue
