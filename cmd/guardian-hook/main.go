@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -44,7 +43,7 @@ func mainExit() int {
 		err := execGuardian(args)
 		fmt.Fprintf(os.Stderr, "guardian: telemetry off: %v\n", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background(), signalDelay)
 	defer stop()
 	return run(ctx, args, oneshot.Env{Getenv: os.Getenv, Getwd: os.Getwd, Stderr: os.Stderr}, os.Stdin, os.Stdout)
 }
