@@ -240,11 +240,30 @@ func secYAMLKeyLine(s string) bool {
 			continue
 		}
 		key := strings.TrimRight(strings.TrimLeft(line[:i], " \t-"), " \t")
-		if secSecretKeyStrength(key) != secKeyNone {
+		if secYAMLKeyShape(key) && secSecretKeyStrength(key) != secKeyNone {
 			return true
 		}
 	}
 	return false
+}
+
+// secYAMLKeyShape reports whether key has the YAML-key detector's KEY shape,
+// [A-Za-z_][A-Za-z0-9_\-.]{0,63}: most lines with a colon (code, prose) fail it at once,
+// without secSecretKeyStrength's allocations.
+func secYAMLKeyShape(key string) bool {
+	if key == "" || len(key) > 64 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_':
+		case i > 0 && ('0' <= c && c <= '9' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // secScanValue reads the value that starts at i: a quoted string (without its quotes) or, for
