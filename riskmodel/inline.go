@@ -15,11 +15,15 @@ import (
 
 // codeLangOf maps an interpreter's name to the language table that reads its code.
 var codeLangOf = table[map[string]string]{build: func() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"node": "node", "bun": "node", "deno": "node", "nodejs": "node", "perl": "perl", "ruby": "ruby", "php": "php",
 		"lua": "lua", "luajit": "lua", "osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "rscript": "r", "r": "r",
 		"jshell": "java", "tclsh": "tcl", "wish": "tcl", "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
 	}
+	for n, e := range ecoInterps.get() {
+		m[n] = e.lang
+	}
+	return m
 }}
 
 // codeRunners are the programs, besides the interpreters of rules_net.go, whose arguments
@@ -71,6 +75,9 @@ func inlineCode(s *Segment) (code string, ok bool) {
 		return "", false
 	}
 	args := s.Args[1:]
+	if e := ecoInterps.get()[n]; e != nil {
+		return e.inlineCode(args)
+	}
 	switch lang {
 	case "awk":
 		return awkProgram(args)
@@ -333,7 +340,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			x.script(cmd, c)
 		}
 	}
-	if lang == "perl" || lang == "ruby" || lang == "php" {
+	if lang == "perl" || lang == "ruby" || lang == "php" || lang == "julia" {
 		for _, idx := range reBacktick().FindAllStringSubmatchIndex(code, 16) {
 			followed(idx)
 			x.script(code[idx[2]:idx[3]], c)

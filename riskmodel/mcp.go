@@ -1625,7 +1625,7 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.metadata-url", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
+		{ID: "mcp.metadata-url", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
 			Message: "Queries a cloud metadata service, which hands out instance credentials",
 			mcp: func(c *mcpCtx) (string, bool) {
 				for _, u := range c.urls {
@@ -1727,7 +1727,7 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.sql-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
+		{ID: "mcp.sql-secret-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
 			CertainWhen: "it reads every row (a WHERE that picks one secret is asked about)",
 			Message:     "Runs SQL that reads server files, password hashes or secret columns in bulk",
 			mcp: func(c *mcpCtx) (string, bool) {
@@ -1763,7 +1763,7 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.remote-env-dump", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
+		{ID: "mcp.remote-env-dump", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
 			Message: "Dumps the environment of a remote container or host, exposing its secrets",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if c.remoteExec() && mcpReEnvDump().MatchString(c.shellText) {
@@ -1853,13 +1853,13 @@ func mcpRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.package-typosquat", Kind: KindMCP, Level: High, Category: CatRemoteCodeExecution, Certain: true,
+		{ID: "mcp.package-typosquat", Kind: KindMCP, Level: High, Category: CatRemoteCodeExecution,
 			CertainWhen: "the name is documented malware, a lookalike or one slip from a popular name",
 			Message:     "Installs a package whose name imitates a popular one (typosquat, lookalike or known malware)",
 			mcp: func(c *mcpCtx) (string, bool) {
 				return c.mcpPackageSquat()
 			}},
-		{ID: "mcp.load-flood", Kind: KindMCP, Level: High, Category: CatResourceExhaustion, Certain: true,
+		{ID: "mcp.load-flood", Kind: KindMCP, Level: High, Category: CatResourceExhaustion,
 			Message: "Runs a load test without end (an unbounded flood of requests)",
 			mcp: func(c *mcpCtx) (string, bool) {
 				return c.mcpLoadFlood()
@@ -1888,6 +1888,9 @@ func mcpRules() []*Rule {
 					e, ok := c.pathEntry(catalog.Persistence, p)
 					if !ok || !p.writes() || p.op == mcpOpWrite && (e.Severity == "" || mcpReRemoteCode.MatchString(c.writtenContent())) {
 						continue // mcp.fs-persistence-write
+					}
+					if p.op != mcpOpWrite {
+						c.certainty = certaintyUnsure // deleting or moving a startup file stops code rather than planting it
 					}
 					return fmt.Sprintf("%s, which %s %s (%s): code there runs later, unattended", c.call(), mcpOpVerb(p.op), e.What, p.show()), true
 				}

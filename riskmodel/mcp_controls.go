@@ -204,7 +204,7 @@ func (c *mcpCtx) textURLSecret() (raw, what string, sure bool) {
 
 func mcpControlRules() []*Rule {
 	return []*Rule{
-		{ID: "mcp.merge-gate-off", Kind: KindMCP, Level: High, Category: CatSecurityWeakening, Certain: true,
+		{ID: "mcp.merge-gate-off", Kind: KindMCP, Level: High, Category: CatSecurityWeakening,
 			Message: "Switches off a forge setting that gates merges (required approvals, passing pipelines, code-owner review, no force pushes)",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if s := c.mergeGateOff(); s != "" {
@@ -212,7 +212,7 @@ func mcpControlRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.alerts-muted", Kind: KindMCP, Level: High, Category: CatSecurityWeakening, Certain: true,
+		{ID: "mcp.alerts-muted", Kind: KindMCP, Level: High, Category: CatSecurityWeakening,
 			Message: "Mutes every monitor or alert, or every one of production: the alerting switched off",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if w := c.alertsMutedWholesale(); w != "" {

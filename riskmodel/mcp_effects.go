@@ -553,7 +553,7 @@ func (c *mcpCtx) messagePII() (string, bool) {
 
 func mcpEffectRules() []*Rule {
 	return []*Rule{
-		{ID: "mcp.self-sandbox-widen", Kind: KindMCP, Level: High, Category: CatSecurityWeakening, Certain: true,
+		{ID: "mcp.self-sandbox-widen", Kind: KindMCP, Level: High, Category: CatSecurityWeakening,
 			Message: "Changes its own server's sandbox or permission settings to allow more",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if m := c.selfSandboxWiden(); m != "" {
@@ -582,7 +582,7 @@ func mcpEffectRules() []*Rule {
 				}
 				return m, true
 			}},
-		{ID: "mcp.hook-phones-home", Kind: KindMCP, Level: High, Category: CatPersistence, Certain: true,
+		{ID: "mcp.hook-phones-home", Kind: KindMCP, Level: High, Category: CatPersistence,
 			Message: "Writes a git hook or startup file whose code contacts the network whenever it runs",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if m := c.hookPhonesHome(); m != "" {

@@ -519,7 +519,7 @@ func mcpServiceRules() []*Rule {
 				}
 				return fmt.Sprintf("%s, which reads a Kubernetes Secret's data (credentials) into the agent's context%s", c.call(), c.prodSuffix()), true
 			}},
-		{ID: "mcp.k8s-bulk-delete", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction, Certain: true,
+		{ID: "mcp.k8s-bulk-delete", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction,
 			Message: "Deletes every Kubernetes object of a kind (--all, all namespaces, no name)",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if why := c.kubeBulkDelete(); why != "" {
@@ -527,7 +527,7 @@ func mcpServiceRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.privileged-workload", Kind: KindMCP, Level: High, Category: CatPrivilegeEscalation, Certain: true,
+		{ID: "mcp.privileged-workload", Kind: KindMCP, Level: High, Category: CatPrivilegeEscalation,
 			Message: "Starts a privileged pod or container, or one that shares the host's namespaces or filesystem",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if why := c.privilegedWorkload(); why != "" {
@@ -548,7 +548,7 @@ func mcpServiceRules() []*Rule {
 				}
 				return fmt.Sprintf("%s, which %s", c.call(), why), true
 			}},
-		{ID: "mcp.branch-protection-off", Kind: KindMCP, Level: High, Category: CatSecurityWeakening, Certain: true,
+		{ID: "mcp.branch-protection-off", Kind: KindMCP, Level: High, Category: CatSecurityWeakening,
 			Message: "Deletes or disables branch protection or a repository ruleset",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if c.forgeProtectionOff() {
@@ -608,7 +608,7 @@ func mcpServiceRules() []*Rule {
 				}
 				return "", false
 			}},
-		{ID: "mcp.browser-secret-typed", Kind: KindMCP, Level: High, Category: CatDataExfiltration, Certain: true,
+		{ID: "mcp.browser-secret-typed", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
 			Message: "Types a key or token (not a login password) into a web page",
 			mcp: func(c *mcpCtx) (string, bool) {
 				if !c.browserish() || len(c.secrets) == 0 || !mcpAnyWord(c.toolWords, mcpWordSet("type fill insert paste press")) || c.passwordEntry() != "" {

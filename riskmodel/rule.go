@@ -35,6 +35,10 @@ type Rule struct {
 	// a few words which matches are certain, for `rules list`.
 	Certain     bool
 	CertainWhen string
+	// CertaintyClass and CertaintyPolicy are the rule's row of the certainty table
+	// (certainty.go): deny-list, contextual or cannot-follow, and the line of docs/policy.md
+	// that puts it there. Set when the rules are built; "" for rules that never rate high.
+	CertaintyClass, CertaintyPolicy string
 	// Baseline rules classify what a command is ("a read-only tool", "a build tool"). They
 	// are consulted only for a segment no risk rule matched, and the first that matches wins.
 	Baseline bool
@@ -55,6 +59,8 @@ type Rule struct {
 // rule whose checks decide per match, "certain when …".
 func (r Rule) Certainty() string {
 	switch {
+	case r.Level == Critical:
+		return "certain"
 	case r.CertainWhen != "":
 		return "certain when " + r.CertainWhen
 	case r.Certain:
@@ -275,11 +281,12 @@ func (b *builtinSet) early() []*Rule {
 	return out
 }
 
-// checkRules completes and checks a batch of freshly built rules: the certainty conditions
-// attached, an empty kind made exec, and unique ids, valid levels and categories and a check
-// function for the rule's kind (ids are checked again across batches by builtinSet.all).
+// checkRules completes and checks a batch of freshly built rules: their certainty (class,
+// policy, conditions) attached, an empty kind made exec, and unique ids, valid levels and
+// categories and a check function for the rule's kind (ids are checked again across
+// batches by builtinSet.all).
 func checkRules(all []*Rule) {
-	withCertainConds(all)
+	withCertainty(all)
 	seen := make(map[string]bool, len(all))
 	for _, r := range all {
 		if r.Kind == "" {

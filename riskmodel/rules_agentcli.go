@@ -17,7 +17,7 @@ import (
 func agentCLIRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "agent.unsandboxed", Level: Critical, Category: CatSecurityWeakening, Certain: true,
+			ID: "agent.unsandboxed", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Starts a coding agent with its approvals or sandbox switched off",
 			exec: func(_ *execCtx, s *Segment) (string, bool) {
 				// The agent itself, or the package a runner fetches and starts (npx @openai/codex).

@@ -113,7 +113,7 @@ func cloudRules() []*Rule {
 			exec:    cloudRule(ctrSecrets),
 		},
 		{
-			ID: "container.secret-read", Level: High, Category: CatCredentialAccess, Certain: true,
+			ID: "container.secret-read", Level: High, Category: CatCredentialAccess,
 			Message: "Reads secret stores inside a container or pod (mounted secrets, service-account tokens, key files)",
 			exec:    cloudRule(ctrSecretRead),
 		},
@@ -148,7 +148,7 @@ func cloudRules() []*Rule {
 			exec:    cloudRule(dbEscalate),
 		},
 		{
-			ID: "db.sql-secret-read", Level: High, Category: CatCredentialAccess, Certain: true,
+			ID: "db.sql-secret-read", Level: High, Category: CatCredentialAccess,
 			Message: "Runs SQL that reads server files, password hashes or secret columns in bulk",
 			exec:    cloudRule(dbSecretRead),
 		},

@@ -84,7 +84,7 @@ func publicPrincipal(pol string) bool {
 func cloudControlRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "cloud.control-off", Level: High, Category: CatSecurityWeakening, Certain: true,
+			ID: "cloud.control-off", Level: High, Category: CatSecurityWeakening,
 			Message: "Switches off a cloud audit or detection control, grants administrator access, or makes data or a machine public",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				why := awsCertainHarm(s)

@@ -609,7 +609,7 @@ func credRules() []*Rule {
 			},
 		},
 		{
-			ID: "cred.password-prompt", Level: High, Category: CatCredentialAccess, Certain: true,
+			ID: "cred.password-prompt", Level: High, Category: CatCredentialAccess,
 			Message: "Shows a fake password dialog: a coding task never needs to collect the user's password in its own window",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				switch n := s.Name(); n {
@@ -658,7 +658,7 @@ func credRules() []*Rule {
 			},
 		},
 		{
-			ID: "cred.metadata", Level: High, Category: CatCredentialAccess, Certain: true,
+			ID: "cred.metadata", Level: High, Category: CatCredentialAccess,
 			Message: "Queries the cloud instance metadata service, which hands out credentials",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, u := range urls(s) {
@@ -685,7 +685,7 @@ func credRules() []*Rule {
 			},
 		},
 		{
-			ID: "cred.read", Level: High, Category: CatCredentialAccess, Certain: true,
+			ID: "cred.read", Level: High, Category: CatCredentialAccess,
 			CertainWhen: "the store lies outside the workspace (a key, cloud credentials, a token or browser store)",
 			Message:     "Reads credential material",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
@@ -726,7 +726,7 @@ func credRules() []*Rule {
 			},
 		},
 		{
-			ID: "cred.secret-var", Level: High, Category: CatCredentialAccess, Certain: true,
+			ID: "cred.secret-var", Level: High, Category: CatCredentialAccess,
 			Message: "Prints a secret held in an environment variable",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if v, ok := printsSecretVar(s); ok {
@@ -802,7 +802,7 @@ func credRules() []*Rule {
 			// docs/policy.md: "bulk secret dumps" are denied, while printing the *names* of
 			// the environment's variables is routine. An environment dump filtered for
 			// secret-looking names prints exactly the values worth stealing.
-			ID: "cred.env-secrets", Level: High, Category: CatCredentialAccess, Certain: true,
+			ID: "cred.env-secrets", Level: High, Category: CatCredentialAccess,
 			Message: "Prints the values of the environment's secrets (tokens, keys, passwords)",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if !dumpsEnv(s) {

@@ -61,7 +61,7 @@ func homeOrAbove(c *execCtx, abs string) bool {
 func gitCleanHomeRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "vcs.clean-home", Level: Critical, Category: CatDataDeletion, Certain: true,
+			ID: "vcs.clean-home", Level: Critical, Category: CatDataDeletion,
 			Message: "Runs git clean -f where the work tree is the home directory or /, deleting every untracked file in it",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				dir := gitCleanWholeTree(c, s)

@@ -76,7 +76,7 @@ func lookalikeMessage(hosts []string) string {
 func hostRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "net.lookalike-host", Level: High, Category: CatNetworkEgress, Certain: true,
+			ID: "net.lookalike-host", Level: High, Category: CatNetworkEgress,
 			Message: "Reaches a host that imitates a well-known one with look-alike characters (a homoglyph domain)",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				msg := lookalikeMessage(segmentIntlHosts(s))
@@ -95,7 +95,7 @@ func hostRules() []*Rule {
 			},
 		},
 		{
-			ID: "mcp.lookalike-host", Kind: KindMCP, Level: High, Category: CatNetworkEgress, Certain: true,
+			ID: "mcp.lookalike-host", Kind: KindMCP, Level: High, Category: CatNetworkEgress,
 			Message: "Calls a tool with a URL whose host imitates a well-known one with look-alike characters (a homoglyph domain)",
 			mcp: func(c *mcpCtx) (string, bool) {
 				msg := lookalikeMessage(c.intlHosts())

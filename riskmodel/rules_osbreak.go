@@ -16,7 +16,7 @@ import (
 func osBreakRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "sys.break-os", Level: High, Category: CatSystemModification, Certain: true,
+			ID: "sys.break-os", Level: High, Category: CatSystemModification,
 			Message: "Replaces, moves away or uninstalls something the operating system needs to run",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {

@@ -125,7 +125,7 @@ func guardianAPICall(s *Segment) (string, string) {
 func selfApprovalRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "guardian.self-approve", Level: Critical, Category: CatSecurityWeakening, Certain: true,
+			ID: "guardian.self-approve", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Answers guardian's approvals or writes guardian's policy: an agent approving its own requests",
 			exec: func(_ *execCtx, s *Segment) (string, bool) {
 				verb := guardianDecision(s)
@@ -136,7 +136,7 @@ func selfApprovalRules() []*Rule {
 			},
 		},
 		{
-			ID: "guardian.approval-api", Level: Critical, Category: CatSecurityWeakening, Certain: true,
+			ID: "guardian.approval-api", Level: Critical, Category: CatSecurityWeakening,
 			Message: "Calls guardian serve's approval, grant or breaker routes: an agent approving its own requests",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if f := s.CodeFacts; f != nil && f.GuardianRoute != "" && !c.anySegment(func(o *Segment) bool { u, _ := guardianAPICall(o); return u != "" }) {
@@ -151,7 +151,7 @@ func selfApprovalRules() []*Rule {
 			},
 		},
 		{
-			ID: "mcp.guardian-approval-api", Kind: KindMCP, Level: Critical, Category: CatSecurityWeakening, Certain: true,
+			ID: "mcp.guardian-approval-api", Kind: KindMCP, Level: Critical, Category: CatSecurityWeakening,
 			Message: "Calls a tool that reaches guardian serve's approval, grant or breaker routes: an agent approving its own requests",
 			mcp: func(c *mcpCtx) (string, bool) {
 				for _, mu := range c.urls {

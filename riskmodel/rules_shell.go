@@ -14,7 +14,7 @@ var envSetupTools = table[map[string]bool]{build: func() map[string]bool {
 func shellRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "shell.decoded-exec", Level: High, Category: CatRemoteCodeExecution, Certain: true,
+			ID: "shell.decoded-exec", Level: High, Category: CatRemoteCodeExecution,
 			Message: "Runs code that was hidden by encoding",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if hasVia(s, "decoded") {
@@ -119,7 +119,7 @@ func shellRules() []*Rule {
 			},
 		},
 		{
-			ID: "shell.env-code", Level: High, Category: CatRemoteCodeExecution, Certain: true,
+			ID: "shell.env-code", Level: High, Category: CatRemoteCodeExecution,
 			Message: "Sets a variable that makes programs load code from outside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, kv := range s.CodeEnv {

@@ -212,7 +212,7 @@ func sysRules() []*Rule {
 			},
 		},
 		{
-			ID: "sys.persistence", Level: High, Category: CatPersistence, Certain: true,
+			ID: "sys.persistence", Level: High, Category: CatPersistence,
 			Message: "Schedules commands to run later or at every boot",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, v := range s.Via {

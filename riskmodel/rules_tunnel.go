@@ -14,7 +14,7 @@ import (
 func tunnelRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "net.tunnel", Level: High, Category: CatNetworkEgress, Certain: true,
+			ID: "net.tunnel", Level: High, Category: CatNetworkEgress,
 			Message: "Opens a tunnel, relay or listener that makes a local service or this machine reachable from the network",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				// The tool itself, or the package a runner fetches and starts (npx localtunnel).

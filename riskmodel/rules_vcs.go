@@ -315,7 +315,7 @@ func vcsRules() []*Rule {
 			},
 		},
 		{
-			ID: "vcs.repo-control", Level: High, Category: CatSecurityWeakening, Certain: true,
+			ID: "vcs.repo-control", Level: High, Category: CatSecurityWeakening,
 			Message: "Weakens a repository's protection or hands control to someone else",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				return ghAdminChange(s)
@@ -351,7 +351,7 @@ func vcsRules() []*Rule {
 			// docs/policy.md denies "pushing directly to a shared default branch": the change
 			// skips review and lands where everyone builds from. A refspec (HEAD:main,
 			// feat:refs/heads/master) is judged by its destination, not its source.
-			ID: "vcs.push.default-branch", Level: High, Category: CatDestructiveVCS, Certain: true,
+			ID: "vcs.push.default-branch", Level: High, Category: CatDestructiveVCS,
 			Message: "Pushes straight to a shared default branch, skipping review",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				p, ok := gitPush(s)

@@ -169,6 +169,11 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.envAssign(args[0][:i], args[0][i+1:], false, ctx)
 			seg.Args = args[1:]
 			continue
+		case elixirScriptCmd(name, args[1:]) != nil:
+			// elixir -S mix test, iex -S mix phx.server: the script on PATH is what runs.
+			ctx = ctx.with(name + " -S")
+			seg.Args = elixirScriptCmd(name, args[1:])
+			continue
 		case tableWrappers.get()[name] != nil:
 			argv, codes, runs, priv, timer := tableWrappers.get()[name].unwrap(args[1:])
 			inner := ctx.with(name)

@@ -34,6 +34,11 @@ type ruleJSON struct {
 	// mapping answers for the rule's (certain) matches.
 	Certainty string             `json:"certainty"`
 	Decision  riskmodel.Decision `json:"decision"`
+	// Class is the rule's row of the certainty table for rules that can rate high
+	// ("deny-list", "contextual", "cannot-follow"); Policy is the line of docs/policy.md
+	// that puts it there.
+	Class  string `json:"certainty_class,omitempty"`
+	Policy string `json:"policy,omitempty"`
 }
 
 func (a *app) rulesListCmd() *cobra.Command {
@@ -45,9 +50,14 @@ func (a *app) rulesListCmd() *cobra.Command {
 decision, category and message. A high rule is "certain" when its match establishes an effect
 on the policy's deny list (denied), "uncertain" when it flags something that may be dangerous
 but cannot be confirmed (asked about); "per-match" rules decide per match, and --json says
-which matches are certain ("certain when …").
+which matches are certain ("certain when …"). Certainty follows the class of the effect
+(riskmodel/certainty.go): "deny-list" rules (the effect is known and on the policy's deny
+list) are certain; "contextual" rules (the policy's ask row) and "cannot-follow" rules (code
+or a binary the analysis cannot see into) are asked about, except the matches their
+condition makes certain.
 
---json writes one JSON array of {"id","kind","level","category","message","certainty","decision"}.`,
+--json writes one JSON array of {"id","kind","level","category","message","certainty",
+"decision","certainty_class","policy"}; the last two for rules that can rate high.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			an, err := riskmodel.New(riskmodel.Policy{})
@@ -60,7 +70,7 @@ which matches are certain ("certain when …").
 				list := make([]ruleJSON, 0, len(rules))
 				for _, r := range rules {
 					list = append(list, ruleJSON{ID: r.ID, Kind: r.Kind, Level: r.Level, Category: r.Category, Message: r.Message,
-						Certainty: r.Certainty(), Decision: r.DefaultDecision()})
+						Certainty: r.Certainty(), Decision: r.DefaultDecision(), Class: r.CertaintyClass, Policy: r.CertaintyPolicy})
 				}
 				enc := json.NewEncoder(out)
 				enc.SetEscapeHTML(false)

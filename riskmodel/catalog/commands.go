@@ -62,7 +62,8 @@ type Command struct {
 	Name  string       `toml:"name" json:"name"`
 	Class CommandClass `toml:"class" json:"class"`
 	// Subcommands, when given, are the only leading words (after the name) the class holds
-	// for: "simctl list" covers `xcrun simctl list devices`; other uses stay unknown.
+	// for: "simctl list" covers `xcrun simctl list devices`; other uses stay unknown. "" is
+	// the bare command with no arguments at all (xmake alone builds).
 	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
 	// Exclude are arguments that take a use out of the entry wherever they appear, given
 	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
@@ -77,6 +78,11 @@ type Command struct {
 	// entry, so acting there stays a question (docs/policy.md: production and staging changes
 	// are asked about).
 	Env []string `toml:"env" json:"env,omitempty"`
+	// NoURL takes a use that names a URL (an argument with "://") out of the entry: a build
+	// tool or runtime that can fetch and run what a URL names (scala-cli run URL, jbang URL,
+	// zef install https://…) is everyday only on the project's own files and the usual
+	// registry, so such a use is judged as unknown, where a URL to another host is high.
+	NoURL bool `toml:"no_url" json:"no_url,omitempty"`
 	// LocalDefault says the command, named no address, listens on or talks to this machine's
 	// loopback only (jupyter lab binds localhost unless told --ip); for local_net entries.
 	LocalDefault bool `toml:"local_default" json:"local_default,omitempty"`
@@ -298,6 +304,9 @@ func (c *Commands) LookupPackage(pkg string, args []string) (*Command, bool) {
 
 func (e *Command) covers(args []string) bool {
 	for i, a := range args {
+		if e.NoURL && strings.Contains(a, "://") {
+			return false
+		}
 		for _, x := range e.Exclude {
 			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") ||
 				strings.HasSuffix(x, "=") && strings.HasPrefix(a, x) {
@@ -321,6 +330,12 @@ func (e *Command) covers(args []string) bool {
 		return true
 	}
 	for _, words := range e.subWords {
+		if len(words) == 0 {
+			if len(args) == 0 {
+				return true // "": the bare command
+			}
+			continue
+		}
 		if len(args) < len(words) {
 			continue
 		}

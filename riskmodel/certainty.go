@@ -1,0 +1,461 @@
+package riskmodel
+
+import (
+	"net"
+	"strings"
+)
+
+// Certainty is decided by the class of a high finding's effect, in one table, not rule by
+// rule as sets showed misses. docs/policy.md's rules floor: the rules deny outright when the
+// effect is known and on the policy's deny list, and ask at high when something dangerous may
+// be going on but the analysis cannot be sure. So every rule that can rate a request high
+// says here which of three classes its matches belong to, with the line of the policy that
+// puts it there:
+//
+//   - denyListed: the effect is known and on the deny list. Certain by default (denied);
+//     the rule's check may still mark one match unsure where its evidence runs out.
+//   - contextual: the effect is one of the policy's ask row (a production change with a
+//     stated reason, one production secret for a debugging reason, a system install, a vendor
+//     installer, a fork or extra index, a one-off TLS bypass, a message to an outside party,
+//     a cache outside the workspace, discarding work, moving user data). Uncertain by default
+//     (asked); a match the evidence puts on the deny list (a raw IP destination, every volume,
+//     a reason that only looks) is certain, by the entry's condition or the rule's check.
+//   - cannotFollow: code the analysis cannot follow, an unknown binary, an encoding or
+//     indirection it cannot resolve. Uncertain (asked at high; no model may allow it).
+//
+// A rule that can rate high and is missing here fails the package tests, so a new rule must
+// choose.
+
+// certaintyClass is what docs/policy.md makes of a high finding's effect.
+type certaintyClass int8
+
+const (
+	denyListed certaintyClass = iota + 1
+	contextual
+	cannotFollow
+)
+
+// String names the class as `rules list --json` shows it.
+func (k certaintyClass) String() string {
+	switch k {
+	case denyListed:
+		return "deny-list"
+	case contextual:
+		return "contextual"
+	case cannotFollow:
+		return "cannot-follow"
+	}
+	return ""
+}
+
+// certaintyEntry is one rule's row: its class, the policy line that justifies it, and
+// optionally the condition under which a match of an uncertain class is certain after all
+// (when says it in a few words for `rules list`; exec and mcp return why, "" when not).
+type certaintyEntry struct {
+	class  certaintyClass
+	policy string
+	when   string
+	exec   func(c *execCtx, s *Segment) string
+	mcp    func(c *mcpCtx) string
+}
+
+// The policy lines the table cites, quoted from docs/policy.md.
+const (
+	polDestroy   = "deny: destruction outside the workspace or of data the user never mentioned; deleting buckets, volumes, backups, namespaces, projects, repositories"
+	polExfil     = "deny: sending secrets, credentials, customer data or source code to any host that is not the project's own"
+	polCred      = "deny: reading credential stores without need"
+	polPriv      = "deny: privilege escalation"
+	polRemote    = "deny: running code fetched from the network or decoded from an encoding without review; typosquatted or homoglyph packages and domains"
+	polTunnel    = "deny: reverse shells, bind shells, tunnels that expose local services or the machine"
+	polPersist   = "deny: persistence (cron, systemd units, shell rc files, git hooks and git config keys that run programs, editor/tool startup files)"
+	polControls  = "deny: disabling security controls, TLS verification globally, the agent's own approval or sandbox settings"
+	polExhaust   = "deny: resource exhaustion; breaking the OS"
+	polVCS       = "deny: force-pushing or pushing directly to a shared default branch; deleting repositories"
+	polOpaque    = "rules floor: ask at high when the analysis cannot be sure (code it cannot follow, a binary it does not know)"
+	polProd      = "ask: production or staging changes that come with a stated reason"
+	polSecret    = "ask: reading one production secret for a stated debugging reason"
+	polSystem    = "ask: sudo apt install and other system-level installs"
+	polVendor    = "ask: vendor curl | sh installers from the vendor's own domain"
+	polFork      = "ask: unofficial forks, extra package indexes"
+	polTLSOnce   = "ask: a one-off TLS-verification bypass"
+	polMessage   = "ask: messages to external parties (email, Slack outside the team, comments on others' repos)"
+	polCache     = "ask: deleting caches or build dirs outside the workspace"
+	polDiscard   = "ask: discarding uncommitted work; force-push to a feature branch"
+	polMoveData  = "ask: moving or overwriting user data outside the workspace"
+	polUserRules = "config: the user's own protected paths and rules"
+)
+
+// certaintyTable holds every id that can rate a request high: the built-in rules and the
+// findings the front ends make themselves (an unparsable command, an unknown binary with
+// risky arguments). Read-only once built.
+var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]certaintyEntry {
+	d := func(p string) certaintyEntry { return certaintyEntry{class: denyListed, policy: p} }
+	a := func(p string) certaintyEntry { return certaintyEntry{class: contextual, policy: p} }
+	o := certaintyEntry{class: cannotFollow, policy: polOpaque}
+	t := map[string]certaintyEntry{
+		// Findings of the front ends: what the analysis could not follow.
+		"shell.cancelled": o, "shell.unparsable": o, "shell.analysis-failed": o, "shell.too-deep": o, "shell.too-complex": o,
+		"cmd.unknown-risky": o, "policy.protected-read": a(polUserRules),
+
+		// shell
+		"shell.decoded-exec": d(polRemote), "shell.env-code": d(polRemote),
+		"shell.opaque-code": o, "shell.written-exec": o, "shell.dynamic-command": o, "shell.symlink-escape": o,
+
+		// files
+		"fs.rm.outside": {class: contextual, policy: polCache + "; " + polDestroy,
+			when: "it searches home or / for files to delete, or deletes another project, the user's documents or a backup",
+			exec: certainOutsideDeletion},
+		"fs.rm.workspace-root":      a(polDiscard),
+		"fs.write.credential":       a(polMoveData),
+		"fs.write.git-hook":         a(polPersist),
+		"fs.write.autorun":          {class: contextual, policy: polPersist, when: "an editor task runs by itself on opening the folder", exec: folderOpenTaskWrite},
+		"fs.write.system":           a(polSystem),
+		"fs.move-outside":           a(polMoveData),
+		"fs.truncate.outside":       a(polMoveData),
+		"mcp.fs-system-write":       a(polSystem),
+		"mcp.fs-delete":             a(polDiscard),
+		"mcp.fs-startup-file-write": d(polPersist),
+		"mcp.fs-git-config-exec":    a(polPersist),
+		"mcp.startup-content-write": {class: contextual, policy: polPersist, when: "an editor task runs by itself on opening the folder",
+			mcp: folderOpenTaskContent},
+		"mcp.hook-phones-home":    d(polPersist),
+		"mcp.self-sandbox-widen":  d(polControls),
+		"mcp.key-material-search": d(polCred),
+
+		// version control
+		"vcs.push.new-destination": a(polFork),
+		"vcs.repo-control":         d(polControls),
+		"vcs.push.force": {class: contextual, policy: polDiscard + "; " + polVCS,
+			when: "it force-pushes every branch, or deletes every remote branch the repository lists", exec: forcePushEverything},
+		"vcs.push.default-branch": d(polVCS),
+		"vcs.history-destroy":     a(polDiscard),
+		"vcs.config-exec": {class: contextual, policy: polPersist,
+			when: "the program git is made to run fetches code, hides in a dot directory or runs in the background", exec: gitConfigRunsHidden},
+		"vcs.config-insecure":       a(polTLSOnce),
+		"vcs.gh-destructive":        a(polVCS),
+		"vcs.url-reroute":           a(polExfil),
+		"mcp.merge":                 a(polProd),
+		"mcp.default-branch-write":  a(polVCS),
+		"mcp.force-push":            a(polDiscard),
+		"mcp.merge-gate-off":        d(polControls),
+		"mcp.branch-protection-off": d(polControls),
+		"mcp.repo-exposure":         a(polExfil),
+
+		// network
+		"net.pipe-to-shell-vendor": a(polVendor),
+		"net.upload":               a(polMessage + "; " + polExfil),
+		"net.remote-shell":         a(polProd + "; " + polTunnel),
+		"net.expose":               a(polTunnel),
+		"net.bulk-delete-request":  a(polProd + "; " + polDestroy),
+		"net.lookalike-host":       d(polRemote),
+		"mcp.lookalike-host":       d(polRemote),
+		"net.tunnel":               d(polTunnel),
+		"mcp.upload-untrusted": {class: contextual, policy: polMessage + "; " + polExfil,
+			when: "the destination is a raw public IP address, no project's own host", mcp: uploadToRawIP},
+		"mcp.text-url-secret":            a(polExfil),
+		"mcp.browser-url-secret":         a(polExfil),
+		"mcp.browser-script-hidden-dest": a(polExfil),
+		"mcp.browser-secret-typed":       d(polExfil),
+		"mcp.public-share":               a(polExfil),
+		"mcp.message-data-exfil":         a(polMessage + "; " + polExfil),
+		"mcp.message-customer-data":      a(polMessage + "; " + polExfil),
+		"mcp.load-flood":                 d(polExhaust),
+
+		// credentials
+		"cred.password-prompt":     d(polCred),
+		"cred.metadata":            d(polCred),
+		"mcp.metadata-url":         d(polCred),
+		"cred.local-service":       a(polProd),
+		"mcp.local-service":        a(polProd),
+		"cred.read":                d(polCred),
+		"mcp.credential-file-read": a(polSecret + "; " + polCred),
+		"cred.secret-store":        a(polSecret),
+		"cred.secret-var":          d(polCred),
+		"cred.secret-hunt":         a(polCred),
+		"cred.env-secrets":         d(polCred),
+		"container.secret-read":    d(polCred),
+		"container.secrets":        a(polProd),
+		"db.sql-secret-read":       d(polCred),
+		"mcp.sql-secret-read":      d(polCred),
+		"mcp.k8s-secret-read":      a(polSecret),
+		"mcp.secret-value-read": {class: contextual, policy: polSecret + "; deny: bulk secret dumps",
+			when: "it reads a whole tree of secrets (recursive)", mcp: recursiveSecretRead},
+		"mcp.secret-in-args":  a(polProd),
+		"mcp.password-entry":  a(polProd),
+		"mcp.remote-env-dump": d(polCred),
+
+		// system and privilege
+		"sys.service":             a(polSystem + "; " + polProd),
+		"sys.persistence":         d(polPersist),
+		"sys.power":               a(polProd),
+		"sys.break-os":            d(polExhaust),
+		"sys.resource-hog":        {class: contextual, policy: polExhaust, when: "a stress test takes (nearly) all memory or runs without a time limit", exec: stressUnbounded},
+		"priv.sudo":               a(polSystem),
+		"priv.perms-wide":         a(polSystem),
+		"container.privileged":    a(polPriv),
+		"mcp.privileged-workload": d(polPriv),
+		"mcp.sql-privilege":       a(polProd),
+		"db.redis-file-write":     a(polPersist),
+
+		// packages
+		"pkg.untrusted-source": {class: contextual, policy: polFork + "; " + polRemote,
+			when: "the code comes from a raw public IP address", exec: untrustedFromRawIP},
+		"pkg.typosquat":         d(polRemote),
+		"mcp.package-typosquat": d(polRemote),
+		"pkg.system":            a(polSystem),
+		"pkg.publish":           a(polProd),
+		"pkg.run-package":       a(polFork),
+		"pkg.insecure-config": {class: contextual, policy: polTLSOnce + "; " + polControls,
+			when: "it turns TLS checks off for every future install of the user (not one project)", exec: globalTLSOff},
+
+		// interpreters and scripts
+		"interp.opaque":      o,
+		"interp.tool-escape": o,
+		"interp.script-prod": {class: contextual, policy: polProd,
+			when: "the code deletes every row of a table, or the stated reason only looks at what the command changes", exec: scriptProdCertain},
+
+		// cloud, production and services
+		"cloud.change": {class: contextual, policy: polProd,
+			when: "it grants a full-admin role, or the stated reason only looks (checks, verifies, formats) while the command changes production",
+			exec: cloudChangeCertain},
+		"cloud.control-off": d(polControls),
+		"container.volume-delete": {class: contextual, policy: polCache + "; " + polDestroy,
+			when: "it deletes every volume the engine lists, or volumes on another machine's engine", exec: everyOrRemoteVolume},
+		"db.write-prod":       a(polProd),
+		"mcp.k8s-bulk-delete": d(polDestroy),
+		"mcp.payment": {class: contextual, policy: polProd,
+			when: "the stated reason only looks (checks, verifies) while the call moves money",
+			mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) }},
+		"mcp.production-change": {class: contextual, policy: polProd,
+			when: "it grants a full-admin role, switches a security control off, or the stated reason only looks (checks, verifies) while the call changes production",
+			mcp:  productionChangeCertain},
+		"mcp.alerts-muted":                d(polControls),
+		"mcp.sql-bulk-write":              a(polProd),
+		"mcp.sql-schema-change":           a(polProd),
+		"mcp.remote-exec":                 a(polProd),
+		"mcp.browser-action-url":          a(polProd),
+		"mcp.browser-destructive-click":   a(polProd),
+		"mcp.browser-consequential-click": a(polProd),
+		"mcp.destructive-hint":            a(polProd),
+		"mcp.destroy-verb": {class: contextual, policy: polProd + "; " + polDestroy,
+			when: "what it deletes is a data store the policy names (a bucket, volume, backup, snapshot, namespace, project, repository, database, table or index) or everything in one (flushall, a wildcard)",
+			mcp:  destroysDataStore},
+	}
+	return t
+}}
+
+// certaintyOf is a rule's row, and whether it has one.
+func certaintyOf(id string) (certaintyEntry, bool) {
+	e, ok := certaintyTable.get()[id]
+	return e, ok
+}
+
+// withCertainty gives every rule the table lists its certainty, once, when the rules are
+// built: certain when its class is denyListed; and wraps the checks of rows with a condition,
+// so a match that meets it is certain and says why. A rule missing from the table keeps what
+// its definition says (the package tests fail on it).
+func withCertainty(rules []*Rule) {
+	for _, r := range rules {
+		e, ok := certaintyOf(r.ID)
+		if !ok {
+			continue
+		}
+		r.Certain = e.class == denyListed
+		r.CertaintyClass, r.CertaintyPolicy = e.class.String(), e.policy
+		if e.when == "" {
+			continue
+		}
+		if r.CertainWhen != "" {
+			r.CertainWhen += "; or when " + e.when
+		} else {
+			r.CertainWhen = e.when
+		}
+		msgOf := func(msg, def, why string) string {
+			if msg == "" {
+				msg = def
+			}
+			return strings.TrimSuffix(msg, ".") + "; " + why
+		}
+		def := r.Message
+		if inner, cond := r.exec, e.exec; inner != nil && cond != nil {
+			r.exec = func(c *execCtx, s *Segment) (string, bool) {
+				msg, ok := inner(c, s)
+				if !ok {
+					return msg, ok
+				}
+				if why := cond(c, s); why != "" {
+					c.certainty = certaintySure
+					msg = msgOf(msg, def, why)
+				}
+				return msg, ok
+			}
+		}
+		if inner, cond := r.mcp, e.mcp; inner != nil && cond != nil {
+			r.mcp = func(c *mcpCtx) (string, bool) {
+				msg, ok := inner(c)
+				if !ok {
+					return msg, ok
+				}
+				if why := cond(c); why != "" {
+					c.certainty = certaintySure
+					msg = msgOf(msg, def, why)
+				}
+				return msg, ok
+			}
+		}
+	}
+}
+
+// folderOpenTaskWrite reports an editor task, written by a shell command, that runs by itself
+// when the folder is opened.
+func folderOpenTaskWrite(c *execCtx, s *Segment) string {
+	body := s.Stdin + " " + strings.Join(s.Args, " ")
+	if s.PipeIn != nil {
+		body += " " + s.PipeIn.Stdin + " " + strings.Join(s.PipeIn.Args, " ")
+	}
+	if !mcpReFolderOpenTask.MatchString(body) {
+		return ""
+	}
+	for _, t := range writeTargets(c, s) {
+		if _, ok := mcpEditorStartupFile(orStr(t.abs, t.arg)); ok {
+			return "the task runs unattended every time the folder is opened (docs/policy.md: editor startup files)"
+		}
+	}
+	return ""
+}
+
+// folderOpenTaskContent is folderOpenTaskWrite for an MCP write.
+func folderOpenTaskContent(c *mcpCtx) string {
+	for _, a := range c.args {
+		if a.str && mcpReFolderOpenTask.MatchString(a.val) {
+			return "the task runs unattended every time the folder is opened (docs/policy.md: editor startup files)"
+		}
+	}
+	return ""
+}
+
+func scriptProdCertain(c *execCtx, s *Segment) string {
+	if w := bulkDeleteCode(strings.Join(s.Args[1:], " ")); w != "" {
+		return "it deletes every row with " + w + " (docs/policy.md: bulk deleting production tables)"
+	}
+	if !changesByItsWords(s) {
+		return ""
+	}
+	return reasonOnlyLooks(c.req.Justification)
+}
+
+func cloudChangeCertain(c *execCtx, s *Segment) string {
+	if why := cloudGrantsAdmin(s); why != "" {
+		return why
+	}
+	if !changesByItsWords(s) {
+		return ""
+	}
+	return reasonOnlyLooks(c.req.Justification)
+}
+
+func productionChangeCertain(c *mcpCtx) string {
+	if why := mcpAdminOrControlOff(c); why != "" {
+		return why
+	}
+	return reasonOnlyLooks(mcpStatedReason(c.req.Message))
+}
+
+// uploadToRawIP reports an MCP call that sends data to a raw public IP address: no vendor's
+// or project's host has only a number (docs/policy.md: raw IPs).
+func uploadToRawIP(c *mcpCtx) string {
+	for _, u := range c.urls {
+		if u.local || u.trust {
+			continue
+		}
+		h := u.host
+		if hh, _, err := net.SplitHostPort(h); err == nil {
+			h = hh
+		}
+		if ip := net.ParseIP(strings.Trim(h, "[]")); ip != nil && publicIP(ip) {
+			return "the data goes to the raw IP address " + ip.String() + ", no project's own host (docs/policy.md: raw IPs)"
+		}
+	}
+	return ""
+}
+
+func publicIP(ip net.IP) bool {
+	return !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified()
+}
+
+// recursiveSecretRead reports a secret-manager read of a whole tree (recursive: true).
+func recursiveSecretRead(c *mcpCtx) string {
+	if c.truthy("recursive") || c.truthy("recurse") {
+		return "it reads every secret under the path (docs/policy.md: bulk secret dumps)"
+	}
+	return ""
+}
+
+// everyOrRemoteVolume reports a volume deletion whose names come from the engine's own list
+// of volumes (docker volume rm $(docker volume ls -q), … | xargs docker volume rm), which
+// deletes every volume on the machine, other projects' data included; or one aimed at
+// another machine's engine (-H, --host, DOCKER_HOST=ssh://…), which is not the workspace's.
+func everyOrRemoteVolume(c *execCtx, s *Segment) string {
+	if v, ok := optValue(s.Args[1:], "-H", "--host"); ok && remoteEngine(v) {
+		return "it deletes volumes on the engine at " + v + ", another machine (docs/policy.md: deleting volumes)"
+	}
+	for _, a := range c.req.Command {
+		if i := strings.Index(a, "DOCKER_HOST="); i >= 0 {
+			if v := strings.Fields(a[i+len("DOCKER_HOST="):]); len(v) > 0 && remoteEngine(v[0]) {
+				return "it deletes volumes on the engine at " + strings.Trim(v[0], `"'`) + ", another machine (docs/policy.md: deleting volumes)"
+			}
+		}
+	}
+	chosen := s.Dynamic || strings.Contains(s.Text, "$(") || strings.Contains(s.Text, "`") || viaXargs(s)
+	if !chosen {
+		return ""
+	}
+	for _, o := range c.segs {
+		if n := o.Name(); (n == "docker" || n == "podman") && o != s {
+			if j := " " + strings.Join(o.Args, " ") + " "; strings.Contains(j, " volume ls ") || strings.Contains(j, " volume list ") {
+				return "it deletes every volume the engine lists, other projects' data included (docs/policy.md: deleting volumes)"
+			}
+		}
+	}
+	return ""
+}
+
+// remoteEngine reports a container engine address on another machine: a URL that is neither
+// a local socket nor this machine.
+func remoteEngine(v string) bool {
+	v = strings.Trim(v, `"'`)
+	return strings.Contains(v, "://") && !strings.HasPrefix(v, "unix://") && !strings.HasPrefix(v, "npipe://") && !loopbackURL(v)
+}
+
+// dataStoreNouns are what docs/policy.md names as deny-list deletions: stores of data, and the
+// containers of many (a namespace, a project, a repository).
+var dataStoreNouns = &wordSet{words: "bucket buckets volume volumes backup backups snapshot snapshots namespace namespaces project projects repository repositories repo repos database databases db table tables index indices indexes keyspace collection collections"}
+
+// flushWords empty a whole store at once.
+var flushWords = &wordSet{words: "flushall flushdb purge wipe truncate"}
+
+// destroysDataStore reports an MCP deletion whose tool names a data store the policy lists
+// (delete_bucket, delete_index, drop_database) or empties a whole store (flushall), or whose
+// target is a wildcard (customer-events-*): the whole thing, not one record.
+func destroysDataStore(c *mcpCtx) string {
+	deletes := false
+	for _, w := range c.toolWords {
+		deletes = deletes || deleteWords.has(strings.ToLower(w))
+	}
+	if n := len(c.toolWords); n > 0 && deletes {
+		if w := strings.ToLower(c.toolWords[n-1]); dataStoreNouns.has(w) {
+			return "it deletes a " + w + " (docs/policy.md: deleting buckets, volumes, backups, namespaces, projects, repositories; dropping tables)"
+		}
+	}
+	for _, w := range c.toolWords {
+		if w = strings.ToLower(w); flushWords.has(w) {
+			return "it empties the whole store with " + w + " (docs/policy.md: bulk deleting production data)"
+		}
+	}
+	for _, a := range c.args {
+		if a.str && a.depth == 1 && strings.HasSuffix(strings.TrimSpace(a.val), "*") && len(strings.TrimSpace(a.val)) > 1 {
+			return "it deletes everything matching " + capText(a.val) + " (docs/policy.md: bulk deletion)"
+		}
+	}
+	return ""
+}
