@@ -211,7 +211,8 @@ type ruleFamily struct {
 	mcp   bool
 }
 
-// ruleFamilies are the rule families in evaluation order.
+// ruleFamilies are the rule families in evaluation order. A new family goes here; mark it mcp
+// only when it holds nothing but MCP rules (TestMCPFamiliesHoldOnlyMCPRules checks).
 func ruleFamilies() []ruleFamily {
 	return []ruleFamily{
 		{build: shellRules}, {build: fsRules}, {build: vcsRules}, {build: netRules}, {build: hostRules},
@@ -220,7 +221,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpServiceRules, mcp: true}, {build: mcpEffectRules, mcp: true}, {build: mcpRoutineRules, mcp: true},
 		{build: mcpRules, mcp: true}, {build: selfApprovalRules}, {build: osBreakRules}, {build: tunnelRules},
 		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules},
-		{build: mcpControlRules, mcp: true}, {build: redisFileRules},
+		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules},
 	}
 }
 

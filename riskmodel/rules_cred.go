@@ -161,6 +161,8 @@ func credReads(c *execCtx, s *Segment) []string {
 			if f := httpieFile(a); f != "" && isHTTPie(s.Name()) {
 				a = f // http POST url field@file
 			}
+			// ImageMagick's text:/etc/shadow, label:@file, msl:script name the file they read.
+			a = imageMagickOperand(s.Name(), a)
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {
 				a = a[i+2:]

@@ -100,6 +100,13 @@ type Command struct {
 	What     string   `toml:"what" json:"what"`
 	Source   string   `toml:"source" json:"source"`
 
+	// Outputs are options whose value is a file or directory a workspace writer writes
+	// (pandoc -o, asciidoctor -D), and WritesLast says its last operand is (magick IN OUT,
+	// ffmpeg -i IN OUT): the file rules judge those writes as they judge cp's destination,
+	// so a document rendered into ~/.bashrc is a startup-file write, not a routine render.
+	Outputs    []string `toml:"outputs" json:"outputs,omitempty"`
+	WritesLast bool     `toml:"writes_last" json:"writes_last,omitempty"`
+
 	subWords [][]string // Subcommands split into words, once
 }
 
@@ -249,6 +256,8 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
 		case len(c.byName[e.Name]) > 0 && (len(e.Subcommands) == 0 || len(c.byName[e.Name][0].Subcommands) == 0):
 			return nil, fmt.Errorf("commands.toml: command %q is listed twice; a name listed more than once needs subcommands in every entry", e.Name)
+		case (len(e.Outputs) > 0 || e.WritesLast) && e.Class != CommandWorkspaceWrite:
+			return nil, fmt.Errorf("commands.toml: command %q: outputs and writes_last are for workspace_write entries", e.Name)
 		case e.LocalDefault && e.Class != CommandLocalNet:
 			return nil, fmt.Errorf("commands.toml: command %q: local_default is for local_net entries", e.Name)
 		}
