@@ -187,6 +187,8 @@ var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]m
 			"curl": {capNet, false}, "socketConnection": {capSocket, true}, "unlink": {capDelete, true}, "file.remove": {capDelete, true},
 			"readLines": {capRead, true}, "writeLines": {capWrite, true}, "Sys.getenv": {capEnv, true}, "base64decode": {capDecode, true},
 			"parallel": {capFork, false}, "mcfork": {capFork, true},
+			"sys.source": {capEval, true}, "source_url": {capEval | capNet, true}, "source_gist": {capEval | capNet, true},
+			"processx": {capExec, false}, "file.rename": {capWrite, true}, "file.copy": {capWrite, true},
 		},
 		"java": {
 			"Runtime": {capExec, false}, "ProcessBuilder": {capExec, false}, "exec": {capExec, true}, "ScriptEngine": {capEval, false},
@@ -356,6 +358,7 @@ func scanCaps(lang, code string) (hits []capHit, all codeCap) {
 		}
 		i = j
 	}
+	all |= langCapsExtra(lang, code)
 	if lang == "python" && rePyConnect().MatchString(code) {
 		all |= capSocket
 	}

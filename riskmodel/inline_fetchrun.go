@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// Interpreter code that runs what it fetches, in the spellings the common shell-call pattern
-// (inline.go's reShellCall) does not reach: the shell calls of Elixir (System.shell,
-// System.cmd, :os.cmd), Erlang (os:cmd, open_port({spawn, …})), Clojure/Babashka (shell, sh,
-// process) and Raku (shell, run), whose literal commands are followed like python's
+// Interpreter code that runs what it fetches, in the spellings neither the common shell-call
+// pattern (inline.go's reShellCall) nor the Julia/Elixir/Tcl calls (inline_langs.go) reach:
+// Elixir's :os.cmd(String.to_charlist("…")), the shell calls of Erlang (os:cmd, open_port({spawn, …})), Clojure/Babashka (shell, sh,
+// process) and Raku (shell, qx), whose literal commands are followed like python's
 // os.system; code loaded from a URL (R source(URL), PHP include URL, JavaScript import of a
 // URL); Python 2's exec statement; and code that evaluates what it reads from standard input
-// when that input was fetched. Sources: hexdocs.pm/elixir System and erlang.org os/erlang
+// when that input was fetched. Sources: erlang.org os and erlang
 // (open_port) references; babashka book, "Shell commands"; docs.raku.org "routine shell";
 // R documentation ?source; php.net include (allow_url_include); MDN import(); Python 2
 // language reference, "The exec statement".
@@ -24,22 +24,20 @@ type ecoShellCall struct {
 }
 
 var (
-	reExShell     = lazyRegexp(`System\.shell\(\s*"((?:[^"\\]|\\.)*)"`)
-	reExOsCmd     = lazyRegexp(`:os\.cmd\(\s*(?:~[cC])?(?:String\.to_charlist\(\s*)?(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`)
-	reExCmd       = lazyRegexp(`System\.cmd\(\s*("(?:[^"\\]|\\.)*"\s*,\s*\[[^\]]*)\]`)
-	reErlOsCmd    = lazyRegexp(`\bos:cmd\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`)
-	reErlPort     = lazyRegexp(`open_port\(\s*\{\s*spawn\s*,\s*"((?:[^"\\]|\\.)*)"`)
-	reCljShell    = lazyRegexp(`\((?:[\w.\-]+/)?(?:shell|sh|process)((?:\s+"(?:[^"\\]|\\.)*")+)\s*\)`)
-	reRakuShell   = lazyRegexp(`\b(?:shell|qx)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
-	rePy2Exec     = lazyRegexp(`(?m)(?:^|[;:])\s*exec\s+[A-Za-z_"']`)
-	reJSURLImport = lazyRegexp(`\b(?:import\s*\(\s*|import\s+(?:[\w*{}\s,$]+\s+from\s+)?|require\s*\(\s*)["'](https?://[^"'\s]{1,1000})["']`)
-	reRURLSource  = lazyRegexp(`\b(?:sys\.)?source\s*\(\s*["'](https?://[^"'\s]{1,1000})["']`)
-	reRURLRead    = lazyRegexp(`\b(?:readLines|url|scan|readRDS|read\.table|read\.csv)\s*\(\s*(?:url\s*\(\s*)?["'](https?://[^"'\s]{1,1000})["']`)
-	reCljURLRead  = lazyRegexp(`(?i)\(\s*slurp\s+"(https?://[^"\s]{1,1000})"`)
-	reRbURLRead   = lazyRegexp(`\b(?:URI\.open|URI\.parse|open|Net::HTTP\.get|URI)\s*\(?\s*["'](https?://[^"'\s]{1,1000})["']`)
-	rePHPURLInc   = lazyRegexp(`\b(?:include|require)(?:_once)?\s*\(?\s*["'](https?://[^"'\s]{1,1000})["']`)
-	reCodeStrings = lazyRegexp(`"((?:[^"\\]|\\.)*)"`)
-	reReadsStdin  = lazyRegexp(`sys\.stdin|process\.stdin|\bSTDIN\b|\$stdin|php://stdin|io\.read\b|io\.stdin|file\(\s*["']stdin["']\)|readLines\(\s*["']stdin["']|<>|Console\.In|\[Console\]::In|IO\.read\(:stdio|\$input`)
+	reExOsCmdCharlist = lazyRegexp(`:os\.cmd\(\s*(?:String\.to_charlist|to_charlist|to_char_list)\(\s*"((?:[^"\\]|\\.)*)"`)
+	reErlOsCmd        = lazyRegexp(`\bos:cmd\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`)
+	reErlPort         = lazyRegexp(`open_port\(\s*\{\s*spawn\s*,\s*"((?:[^"\\]|\\.)*)"`)
+	reCljShell        = lazyRegexp(`\((?:[\w.\-]+/)?(?:shell|sh|process)((?:\s+"(?:[^"\\]|\\.)*")+)\s*\)`)
+	reRakuShell       = lazyRegexp(`\b(?:shell|qx)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
+	rePy2Exec         = lazyRegexp(`(?m)(?:^|[;:])\s*exec\s+[A-Za-z_"']`)
+	reJSURLImport     = lazyRegexp(`\b(?:import\s*\(\s*|import\s+(?:[\w*{}\s,$]+\s+from\s+)?|require\s*\(\s*)["'](https?://[^"'\s]{1,1000})["']`)
+	reRURLSource      = lazyRegexp(`\b(?:sys\.)?source\s*\(\s*["'](https?://[^"'\s]{1,1000})["']`)
+	reRURLRead        = lazyRegexp(`\b(?:readLines|url|scan|readRDS|read\.table|read\.csv)\s*\(\s*(?:url\s*\(\s*)?["'](https?://[^"'\s]{1,1000})["']`)
+	reCljURLRead      = lazyRegexp(`(?i)\(\s*slurp\s+"(https?://[^"\s]{1,1000})"`)
+	reRbURLRead       = lazyRegexp(`\b(?:URI\.open|URI\.parse|open|Net::HTTP\.get|URI)\s*\(?\s*["'](https?://[^"'\s]{1,1000})["']`)
+	rePHPURLInc       = lazyRegexp(`\b(?:include|require)(?:_once)?\s*\(?\s*["'](https?://[^"'\s]{1,1000})["']`)
+	reCodeStrings     = lazyRegexp(`"((?:[^"\\]|\\.)*)"`)
+	reReadsStdin      = lazyRegexp(`sys\.stdin|process\.stdin|\bSTDIN\b|\$stdin|php://stdin|io\.read\b|io\.stdin|file\(\s*["']stdin["']\)|readLines\(\s*["']stdin["']|<>|Console\.In|\[Console\]::In|IO\.read\(:stdio|\$input`)
 )
 
 // followEcoShells follows the literal shell calls of the languages above: run gives the
@@ -49,7 +47,7 @@ func followEcoShells(lang, code string, run func(start int, cmd string), argv fu
 	var calls []ecoShellCall
 	switch lang {
 	case "elixir":
-		calls = []ecoShellCall{{reExShell, true}, {reExOsCmd, true}, {reExCmd, false}}
+		calls = []ecoShellCall{{reExOsCmdCharlist, true}} // the other spellings: inline_langs.go
 	case "erlang":
 		calls = []ecoShellCall{{reErlOsCmd, true}, {reErlPort, true}}
 	case "clojure":
@@ -69,14 +67,8 @@ func followEcoShells(lang, code string, run func(start int, cmd string), argv fu
 				continue
 			}
 			var args []string
-			if lang == "elixir" {
-				// System.cmd("prog", ["a", "b"]): followed only when every element is a
-				// literal; a value known at run time leaves the call unfollowed.
-				args = listLiteral(strings.Replace(m[1], "[", ",", 1))
-			} else {
-				for _, s := range reCodeStrings().FindAllStringSubmatch(m[1], 64) {
-					args = append(args, unescapeCodeString(s[1]))
-				}
+			for _, s := range reCodeStrings().FindAllStringSubmatch(m[1], 64) {
+				args = append(args, unescapeCodeString(s[1]))
 			}
 			if len(args) == 0 {
 				continue

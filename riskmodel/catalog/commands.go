@@ -100,6 +100,13 @@ type Command struct {
 	What     string   `toml:"what" json:"what"`
 	Source   string   `toml:"source" json:"source"`
 
+	// Outputs are options whose value is a file or directory a workspace writer writes
+	// (pandoc -o, asciidoctor -D), and WritesLast says its last operand is (magick IN OUT,
+	// ffmpeg -i IN OUT): the file rules judge those writes as they judge cp's destination,
+	// so a document rendered into ~/.bashrc is a startup-file write, not a routine render.
+	Outputs    []string `toml:"outputs" json:"outputs,omitempty"`
+	WritesLast bool     `toml:"writes_last" json:"writes_last,omitempty"`
+
 	subWords [][]string // Subcommands split into words, once
 }
 
@@ -136,6 +143,11 @@ type commandIndex struct {
 // indexCommands indexes data, a catalogue whose entries are [[command]] tables each with a
 // line name = "…". The tables are found by their header lines and the names by their key
 // lines; a name's entries are decoded from their own lines, by the loader of the whole file.
+//
+// Every hook process builds this index for its first command, so it jumps from header to
+// header and from a header to its name line with bytes.Index instead of reading the ~1,500
+// lines one by one (a tenth of the time). TestIndexCommandsByLine checks it against the
+// line-by-line reading.
 func indexCommands(data []byte) *commandIndex {
 	x := &commandIndex{data: data, entries: make(map[string][][2]int, bytes.Count(data, []byte("\n[[command]]\n")))}
 	x.all = sync.OnceValue(func() *Commands {
@@ -145,30 +157,57 @@ func indexCommands(data []byte) *commandIndex {
 		}
 		return c
 	})
-	start, name := -1, ""
-	end := func(at int) {
-		if start >= 0 && name != "" {
-			x.entries[name] = append(x.entries[name], [2]int{start, at})
+	var headers []int // the offsets of the header lines
+	for off := 0; ; {
+		i := bytes.Index(data[off:], []byte("[[command]]"))
+		if i < 0 {
+			break
+		}
+		i += off
+		ls, le := lineAt(data, i)
+		if bytes.Equal(bytes.TrimSpace(data[ls:le]), []byte("[[command]]")) {
+			headers = append(headers, ls)
+		}
+		off = le
+	}
+	for k, start := range headers {
+		end := len(data)
+		if k+1 < len(headers) {
+			end = headers[k+1]
+		}
+		if name := entryName(data[start:end]); name != "" {
+			x.entries[name] = append(x.entries[name], [2]int{start, end})
 		}
 	}
-	for off := 0; off < len(data); {
-		line := data[off:]
-		if i := bytes.IndexByte(line, '\n'); i >= 0 {
-			line = line[:i+1]
-		}
-		switch {
-		case bytes.Equal(bytes.TrimSpace(line), []byte("[[command]]")):
-			end(off)
-			start, name = off, ""
-		case start >= 0 && name == "" && bytes.HasPrefix(line, []byte(`name = "`)):
-			if n, err := strconv.Unquote(string(bytes.TrimSpace(line[len("name = "):]))); err == nil {
-				name = n
-			}
-		}
-		off += len(line)
-	}
-	end(len(data))
 	return x
+}
+
+// lineAt returns the bounds of the line holding data[i], its newline included.
+func lineAt(data []byte, i int) (start, end int) {
+	start = bytes.LastIndexByte(data[:i], '\n') + 1
+	end = len(data)
+	if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
+		end = i + j + 1
+	}
+	return start, end
+}
+
+// entryName returns the name of the [[command]] table in entry (its header line first): the
+// value of its first line name = "…" that unquotes, or "".
+func entryName(entry []byte) string {
+	const key = "\nname = \""
+	for off := 0; ; {
+		i := bytes.Index(entry[off:], []byte(key))
+		if i < 0 {
+			return ""
+		}
+		i += off + 1 // the line's start
+		_, le := lineAt(entry, i)
+		if n, err := strconv.Unquote(string(bytes.TrimSpace(entry[i+len("name = ") : le]))); err == nil && n != "" {
+			return n
+		}
+		off = le - 1
+	}
 }
 
 // lookup returns the entries named name, decoding them on first use.
@@ -217,6 +256,8 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q: what and source are required", e.Name)
 		case len(c.byName[e.Name]) > 0 && (len(e.Subcommands) == 0 || len(c.byName[e.Name][0].Subcommands) == 0):
 			return nil, fmt.Errorf("commands.toml: command %q is listed twice; a name listed more than once needs subcommands in every entry", e.Name)
+		case (len(e.Outputs) > 0 || e.WritesLast) && e.Class != CommandWorkspaceWrite:
+			return nil, fmt.Errorf("commands.toml: command %q: outputs and writes_last are for workspace_write entries", e.Name)
 		case e.LocalDefault && e.Class != CommandLocalNet:
 			return nil, fmt.Errorf("commands.toml: command %q: local_default is for local_net entries", e.Name)
 		}
