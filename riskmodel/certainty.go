@@ -215,8 +215,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the code deletes every row of a table, or the stated reason only looks at what the command changes", exec: scriptProdCertain},
 
 		// cloud, production and services
-		"cloud.change": {class: contextual, policy: polProd,
-			when: "it grants a full-admin role, or the stated reason only looks (checks, verifies, formats) while the command changes production",
+		"cloud.change": {class: contextual, policy: polProd + "; " + polDestroy + "; " + polControls,
+			when: "what it touches is on the deny list (cloud_denylist.go: audit logs, flow logs or detection switched off; backups, snapshots, vaults, buckets, databases, projects or clusters deleted; deletion protection, MFA or an encryption key removed; a firewall opened to the internet on an admin port; storage made public; an owner role granted), it grants a full-admin role, or the stated reason only looks (checks, verifies, formats) while the command changes production",
 			exec: cloudChangeCertain},
 		"cloud.control-off": d(polControls),
 		"container.volume-delete": {class: contextual, policy: polCache + "; " + polDestroy,
@@ -345,6 +345,9 @@ func scriptProdCertain(c *execCtx, s *Segment) string {
 }
 
 func cloudChangeCertain(c *execCtx, s *Segment) string {
+	if why := cloudDenyListed(s); why != "" {
+		return "it runs " + why + " (docs/policy.md deny list)"
+	}
 	if why := cloudGrantsAdmin(s); why != "" {
 		return why
 	}

@@ -1,0 +1,85 @@
+package riskmodel
+
+import (
+	"context"
+	"testing"
+)
+
+// cert2Case is one shell command and the decision docs/policy.md gives it.
+type cert2Case struct {
+	shell string
+	want  Decision
+}
+
+func runCert2Shell(t *testing.T, cases []cert2Case) {
+	t.Helper()
+	a, err := New(Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-lc", tc.shell}, Cwd: "/home/dev/proj"})
+		if v.Decision != tc.want {
+			t.Errorf("%s: decision %v (%s, %s), want %v", tc.shell, v.Decision, v.DecidedBy, v.Assessment.Level, tc.want)
+		}
+	}
+}
+
+// A cloud change is denied when what it touches is on docs/policy.md's deny list (audit and
+// flow logs, detection, backups and snapshots, deletion protection, MFA, encryption keys, a
+// firewall opened to the internet on an admin port, public storage, an owner role), across
+// the clouds' CLIs; the same commands on a routine target, or their routine neighbours, stay
+// asked. Cases written from each CLI's reference (see cloud_denylist.go) and MITRE ATT&CK
+// T1562.008 / T1490 as Atomic Red Team exercises them.
+func TestClassCert2CloudDenyList(t *testing.T) {
+	runCert2Shell(t, []cert2Case{
+		// Audit, flow logs and detection switched off (T1562.008).
+		{"aws ec2 delete-flow-logs --flow-log-ids fl-09d2a1b3", Deny},
+		{"aws guardduty update-detector --detector-id 4ab2 --no-enable", Deny},
+		{"aws config delete-delivery-channel --delivery-channel-name default", Deny},
+		{"gcloud compute networks subnets update app-subnet --region europe-west1 --no-enable-flow-logs", Deny},
+		{"az network watcher flow-log update --location westeurope --name nsg-flow --enabled false", Deny},
+		{"az security pricing create -n StorageAccounts --tier Free", Deny},
+		{"oci cloud-guard configuration update --reporting-region eu-frankfurt-1 --status DISABLED", Deny},
+		// Backups and snapshots deleted (T1490), protection removed.
+		{"az backup vault delete -n rsv-billing -g rg-billing --force --yes", Deny},
+		{"gcloud sql backups delete 1718000000000 --instance=billing-pg", Deny},
+		{"doctl compute snapshot delete 152093488 --force", Deny},
+		{"hcloud server disable-backup app-01", Deny},
+		{"linode-cli linodes backups-cancel 4481234", Deny},
+		{"oci bv backup delete --volume-backup-id ocid1.volumebackup.oc1..aaa --force", Deny},
+		{"heroku pg:backups:delete b042 --app billing-api --confirm billing-api", Deny},
+		{"aws rds modify-db-cluster --db-cluster-identifier ledger --no-deletion-protection", Deny},
+		{"gcloud sql instances patch ledger-pg --no-deletion-protection", Deny},
+		{"az lock delete --name do-not-delete --resource-group rg-ledger", Deny},
+		{"hcloud volume disable-protection pg-data delete", Deny},
+		// Buckets, databases, clusters of the clouds without a verb catalogue.
+		{"oci os bucket delete --bucket-name ledger-exports --empty --force", Deny},
+		{"ibmcloud cos bucket-delete --bucket ledger-archive --force", Deny},
+		{"linode-cli obj rb ledger-archive", Deny},
+		{"gsutil rb gs://ledger-archive", Deny},
+		// Keys and MFA.
+		{"aws kms disable-key --key-id 0f1e2d3c-aaaa-bbbb-cccc-1234567890ab", Deny},
+		{"gcloud kms keys versions destroy 3 --key ledger --keyring app --location europe", Deny},
+		{"aws iam deactivate-mfa-device --user-name ops --serial-number arn:aws:iam::111122223333:mfa/ops", Deny},
+		// Opened to the internet on an admin port; made public; owner granted.
+		{"gcloud compute firewall-rules create open-rdp --allow tcp:3389 --source-ranges=0.0.0.0/0", Deny},
+		{"az network nsg rule create -g rg -n ssh --nsg-name web --priority 300 --source-address-prefixes '*' --destination-port-ranges 22 --access Allow", Deny},
+		{"hcloud firewall add-rule web-fw --direction in --protocol tcp --port 5432 --source-ips 0.0.0.0/0 --source-ips ::/0", Deny},
+		{"doctl compute firewall add-rules 4ac1 --inbound-rules protocol:tcp,ports:6379,address:0.0.0.0/0", Deny},
+		{"gsutil iam ch allUsers:objectViewer gs://ledger-exports", Deny},
+		{"az storage container set-permission --name exports --account-name ledgerst --public-access container", Deny},
+		{"aws s3api put-public-access-block --bucket ledger-exports --public-access-block-configuration BlockPublicAcls=false,BlockPublicPolicy=false", Deny},
+		{"az role assignment create --assignee contractor@outlook.com --role Owner --scope /subscriptions/0000", Deny},
+
+		// The routine neighbours stay asked.
+		{"aws rds modify-db-cluster --db-cluster-identifier ledger --deletion-protection", Ask},
+		{"aws rds create-db-snapshot --db-instance-identifier ledger --db-snapshot-identifier before-migration", Ask},
+		{"gcloud compute firewall-rules create web --allow tcp:443 --source-ranges=0.0.0.0/0", Ask},
+		{"gcloud compute firewall-rules create db-internal --allow tcp:5432 --source-ranges=10.8.0.0/16", Ask},
+		{"az role assignment create --assignee dev@ledger.io --role Reader --scope /subscriptions/0000", Ask},
+		{"gcloud sql instances patch ledger-pg --tier=db-custom-2-8192", Ask},
+		{"az network watcher flow-log update --location westeurope --name nsg-flow --retention 30", Ask},
+		{"hcloud server list", Ask}, // unknown to the catalogue: an unknown command, not a deny
+	})
+}
