@@ -83,3 +83,37 @@ func TestClassCert2CloudDenyList(t *testing.T) {
 		{"hcloud server list", Ask}, // unknown to the catalogue: an unknown command, not a deny
 	})
 }
+
+// A write, deletion or permission change outside the workspace is denied when its target is
+// on docs/policy.md's deny list: a system library or a known system program replaced
+// (ATT&CK T1554, rootkits' trojaned ls/ps/sshd), a registry's or vendor's domain pointed
+// elsewhere in /etc/hosts (T1565.001-style resolver tampering), the system's logs or the
+// shell's history erased (T1070.002, T1070.003, as Atomic Red Team clears them with
+// truncate, shred and `cat /dev/null >`), a system location made writable by every user.
+// Caches, temp dirs, a new tool in /usr/local/bin, a local name in /etc/hosts, the user's own
+// home and a site config stay asked.
+func TestClassCert2SystemPaths(t *testing.T) {
+	runCert2Shell(t, []cert2Case{
+		{"echo '185.199.110.133 objects.githubusercontent.com' | sudo tee -a /etc/hosts", Deny},
+		{"sudo sh -c 'printf \"10.20.0.4\\tregistry.yarnpkg.com\\n\" >> /etc/hosts'", Deny},
+		{"echo '203.0.113.77 api.openai.com' | sudo tee -a /etc/hosts", Deny},
+		{"sudo cp build/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1", Deny},
+		{"sudo install -m 0755 out/netstat /usr/bin/netstat", Deny},
+		{"sudo mv ./login /bin/login", Deny},
+		{"sudo truncate -s 0 /var/log/auth.log /var/log/syslog", Deny},
+		{"sudo shred -u -z /var/log/lastlog", Deny},
+		{"cat /dev/null > ~/.zsh_history", Deny},
+		{"sudo chmod -R 0777 /etc/nginx", Deny},
+		{"sudo chmod a+w /usr/lib/systemd/system", Deny},
+
+		{"echo '127.0.0.1 shop.local.test' | sudo tee -a /etc/hosts", Ask},
+		{"echo '127.0.0.1 registry.npmjs.org' | sudo tee -a /etc/hosts", Ask}, // a local mirror
+		{"echo '10.1.2.3 staging.acme-corp.com' | sudo tee -a /etc/hosts", Ask},
+		{"sudo cp dist/acmectl /usr/local/bin/acmectl", Ask},
+		{"sudo cp deploy/site.conf /etc/nginx/conf.d/site.conf", Ask},
+		{"truncate -s 0 /var/tmp/app.log", Allow},
+		{"rm -rf ~/.cache/pip", Ask},
+		{"sudo rm -rf /var/cache/apt/archives/partial", Ask},
+		{"chmod -R 777 ~/scratch", Ask},
+	})
+}
