@@ -3,7 +3,6 @@ package riskmodel
 import (
 	"net"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/guardianhq/guardian/riskmodel/catalog"
@@ -64,7 +63,7 @@ var coreSystemPrograms = &wordSet{words: "sshd ssh scp sftp sudo su login passwd
 	"env awk sed find kill top netstat ss lsof who w id whoami last ping ps ls cat grep openssl gpg useradd usermod visudo crontab"}
 
 // reHostsLine finds an address followed by names, as /etc/hosts has them.
-var reHostsLine = regexp.MustCompile(`(?i)\b((?:\d{1,3}\.){3}\d{1,3}|[0-9a-f]{0,4}:[0-9a-f:.]+)[ \t]+((?:[a-z0-9-]+\.)+[a-z]{2,})`)
+var reHostsLine = lazyRegexp(`(?i)\b((?:\d{1,3}\.){3}\d{1,3}|[0-9a-f]{0,4}:[0-9a-f:.]+)[ \t]+((?:[a-z0-9-]+\.)+[a-z]{2,})`)
 
 // redirectableDomains are registries, code hosts and vendors' APIs: pointed elsewhere in
 // /etc/hosts, packages, code or credentials go to whoever holds the new address. Matched on
@@ -103,7 +102,7 @@ func hostsRedirect(c *execCtx, s *Segment) string {
 	for in := s.PipeIn; in != nil; in = in.PipeIn {
 		body += " " + in.Stdin + " " + strings.Join(in.Args, " ")
 	}
-	for _, m := range reHostsLine.FindAllStringSubmatch(strings.ReplaceAll(body, `\t`, " "), -1) {
+	for _, m := range reHostsLine().FindAllStringSubmatch(strings.ReplaceAll(body, `\t`, " "), -1) {
 		ip := net.ParseIP(m[1])
 		if ip == nil || ip.IsLoopback() || ip.IsUnspecified() || !redirectable(m[2]) {
 			continue
@@ -170,12 +169,28 @@ func worldWritableSystem(c *execCtx, s *Segment) string {
 		return ""
 	}
 	for _, t := range c.targets(p[1:]) {
-		home := t.abs == c.scope.Home || strings.HasPrefix(t.abs, c.scope.Home+"/")
-		if t.zone == ZoneSystem || t.zone == ZoneVital && !home && t.abs != "" {
+		if t.abs != "" && systemControlled(t.abs) {
 			return "it makes " + t.abs + ", a system location, writable by every user (docs/policy.md: privilege escalation, breaking the OS)"
 		}
 	}
 	return ""
+}
+
+// systemControlDirs hold what root and the services read and run: configuration, programs,
+// libraries, boot files, service state. /srv, /opt and /tmp hold data and the user's own
+// installs; home is the user's own.
+var systemControlDirs = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/var", "/System", "/Library", "/private/etc"}
+
+func systemControlled(abs string) bool {
+	if strings.HasPrefix(abs, "/var/tmp") {
+		return false
+	}
+	for _, d := range systemControlDirs {
+		if abs == d || strings.HasPrefix(abs, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // systemWriteCertain joins fs.write.system's conditions.

@@ -35,7 +35,9 @@ type cloudDenyRow struct {
 }
 
 // cloudAliases are the other names a cloud CLI is invoked by.
-var cloudAliases = map[string]string{"fly": "flyctl", "ic": "ibmcloud", "linode": "linode-cli", "awslocal": ""}
+var cloudAliases = table[map[string]string]{build: func() map[string]string {
+	return map[string]string{"fly": "flyctl", "ic": "ibmcloud", "linode": "linode-cli", "awslocal": ""}
+}}
 
 // cloudDenyRows is the table. Keep each CLI's rows together; a row's path is matched as a
 // prefix of the call's command words, so "sql backups delete" matches
@@ -210,8 +212,7 @@ func cloudCLIOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 
 // cloudGlobalValueOpts are the global options that may come before a cloud CLI's command
 // words and take a value.
-var cloudGlobalValueOpts = map[string]bool{"--region": true, "--profile": true, "--output": true, "--endpoint-url": true, "--project": true,
-	"--account": true, "--configuration": true, "--context": true, "--config-file": true, "--subscription": true, "-o": true, "-a": true, "--app": true}
+var cloudGlobalValueOpts = &wordSet{words: "--region --profile --output --endpoint-url --project --account --configuration --context --config-file --subscription -o -a --app"}
 
 // cloudCommandWords are a cloud CLI call's command words: the words after its name before its
 // first option, global options before them skipped, gcloud's release tracks dropped.
@@ -224,7 +225,7 @@ func cloudCommandWords(s *Segment) []string {
 			if len(words) > 0 {
 				break
 			}
-			if cloudGlobalValueOpts[a] && !strings.Contains(a, "=") {
+			if cloudGlobalValueOpts.has(a) && !strings.Contains(a, "=") {
 				i++
 			}
 			continue
@@ -241,7 +242,7 @@ func cloudCommandWords(s *Segment) []string {
 // the table, or "".
 func cloudDenyListed(s *Segment) string {
 	name := s.Name()
-	if n, ok := cloudAliases[name]; ok {
+	if n, ok := cloudAliases.get()[name]; ok {
 		if n == "" {
 			return ""
 		}
