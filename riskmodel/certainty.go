@@ -231,7 +231,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the stated reason only looks (checks, verifies) while the call moves money",
 			mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) }},
 		"mcp.production-change": {class: contextual, policy: polProd,
-			when: "it grants a full-admin role, switches a security control off, or the stated reason only looks (checks, verifies) while the call changes production",
+			when: "it grants a full-admin role, switches a security control or a resource's deletion protection off, deletes a backup, snapshot, vault, database or bucket, deletes or disables an encryption key, makes storage public, or the stated reason only looks (checks, verifies) while the call changes production",
 			mcp:  productionChangeCertain},
 		"mcp.alerts-muted":                d(polControls),
 		"mcp.sql-bulk-write":              a(polProd),
@@ -242,8 +242,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.browser-consequential-click": a(polProd),
 		"mcp.destructive-hint":            a(polProd),
 		"mcp.destroy-verb": {class: contextual, policy: polProd + "; " + polDestroy,
-			when: "what it deletes is a data store the policy names (a bucket, volume, backup, snapshot, namespace, project, repository, database, table or index) or everything in one (flushall, a wildcard)",
-			mcp:  destroysDataStore},
+			when: "what it deletes is a data store the policy names (a bucket, volume, backup, snapshot, namespace, project, repository, database, table or index) or everything in one (flushall, purge, delete_all_documents, nuke, a wildcard), on anything but this machine",
+			mcp:  mcpDestroyCertain},
+		"mcp.storage-public": d(polExfil + "; " + polControls),
 	}
 	return t
 }}
@@ -363,6 +364,9 @@ func cloudChangeCertain(c *execCtx, s *Segment) string {
 
 func productionChangeCertain(c *mcpCtx) string {
 	if why := mcpAdminOrControlOff(c); why != "" {
+		return why
+	}
+	if why := mcpDenyListEffect(c); why != "" {
 		return why
 	}
 	return reasonOnlyLooks(mcpStatedReason(c.req.Message))

@@ -117,3 +117,36 @@ func TestClassCert2SystemPaths(t *testing.T) {
 		{"chmod -R 777 ~/scratch", Ask},
 	})
 }
+
+// An MCP call is denied when its effect is on the deny list by what it touches: a whole store
+// emptied (Redis FLUSHALL/FLUSHDB, a queue purge, delete_all_documents, nuke) on anything but
+// this machine; a production backup, snapshot or encryption key deleted; a resource's
+// deletion protection switched off; storage made readable by anyone (S3 canned ACLs, GCS
+// allUsers, Azure Blob public access levels). Deploys, restarts, scaling, migrations, refunds
+// and flag changes in production stay asked, as do single-record deletes and a flush of a
+// Redis on localhost. Cases written from the Redis command reference, the AWS/GCS/Azure
+// storage and KMS APIs.
+func TestClassCert2MCP(t *testing.T) {
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "flushall on a shared cache", req: `{"server":"redis-cache","tool":"flushall","arguments":{"async":true}}`, decision: Deny},
+		{name: "FLUSHDB camel-cased", req: `{"server":"dragonfly","tool":"FlushDB","arguments":{"db":1}}`, decision: Deny},
+		{name: "dropdb", req: `{"server":"pg-admin","tool":"dropdb","arguments":{"name":"ledger"}}`, decision: Deny},
+		{name: "delete all vectors", req: `{"server":"qdrant","tool":"delete_all_points","arguments":{"collection":"support-kb"}}`, decision: Deny},
+		{name: "nuke an environment", req: `{"server":"envctl","tool":"nuke","arguments":{"env":"staging-eu"}}`, decision: Deny},
+		{name: "delete a db snapshot", req: `{"server":"aws-rds","tool":"delete_db_cluster_snapshot","arguments":{"identifier":"ledger-nightly-0611"}}`, decision: Deny},
+		{name: "deletion protection off", req: `{"server":"aws-rds","tool":"modify_db_cluster","arguments":{"cluster":"ledger-prod","deletionProtection":false}}`, decision: Deny},
+		{name: "kms key deletion", req: `{"server":"aws-kms","tool":"schedule_key_deletion","arguments":{"keyId":"mrk-1","pendingWindowInDays":7}}`, decision: Deny},
+		{name: "public object acl", req: `{"server":"s3","tool":"put_object_acl","arguments":{"bucket":"ledger-exports","key":"2024.csv","acl":"public-read"}}`, decision: Deny, rules: []string{"mcp.storage-public"}},
+		{name: "allUsers on a bucket", req: `{"server":"gcs","tool":"add_bucket_iam_binding","arguments":{"bucket":"ledger-exports","member":"allUsers","role":"roles/storage.objectViewer"}}`, decision: Deny},
+
+		{name: "flush a loopback redis", req: `{"server":"redis","tool":"flushall","arguments":{"url":"redis://127.0.0.1:6379"}}`, decision: Ask},
+		{name: "one key deleted", req: `{"server":"redis","tool":"del","arguments":{"key":"session:9f2"}}`, decision: Ask},
+		{name: "rollout restart in prod", req: `{"server":"kubernetes","tool":"rollout_restart","arguments":{"deployment":"ledger-api","namespace":"prod"}}`, decision: Ask},
+		{name: "scale prod", req: `{"server":"heroku","tool":"ps_scale","arguments":{"app":"ledger-prod","dyno":"web=6"}}`, decision: Ask},
+		{name: "flag rollout", req: `{"server":"flagsmith","tool":"update_feature_state","arguments":{"environment":"production","feature":"new-ledger","enabled":true}}`, decision: Ask},
+		{name: "deletion protection on", req: `{"server":"aws-rds","tool":"modify_db_cluster","arguments":{"cluster":"ledger-prod","deletionProtection":true}}`, decision: Ask},
+		{name: "private acl", req: `{"server":"s3","tool":"put_object_acl","arguments":{"bucket":"ledger-exports","key":"2024.csv","acl":"private"}}`, decision: Ask, notRules: []string{"mcp.storage-public"}},
+		{name: "list public buckets", req: `{"server":"gcs","tool":"list_public_buckets","arguments":{}}`, decision: Allow},
+	})
+}

@@ -209,7 +209,7 @@ func builtinRules() []*Rule {
 		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
 		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
 		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
-		agentCLIRules(), gitCleanHomeRules(), gitRerouteRules(), mcpControlRules(), redisFileRules(),
+		agentCLIRules(), gitCleanHomeRules(), gitRerouteRules(), mcpControlRules(), redisFileRules(), mcpStorageRules(),
 	}
 	// Sized once: every hook process builds the rule set, and growing the slice and the
 	// duplicate check's map rule by rule was a third of what building it allocated.
