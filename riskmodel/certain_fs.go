@@ -132,14 +132,48 @@ func logWipe(c *execCtx, targets []string) string {
 	return ""
 }
 
-// certainOutsideDeletionOrLogs is certainOutsideDeletion, and a deletion of the system's logs
-// or a shell history (shred -u /var/log/wtmp).
+// certainOutsideDeletionOrLogs is certainOutsideDeletion, and a deletion of the system's
+// programs and libraries (/usr/lib/…/libc.so.6, /usr/bin/python3), a service's data under
+// /var/lib (postgresql, docker), the system's logs or a shell history (shred -u
+// /var/log/wtmp). /usr/local and /opt, where users install their own tools, are not the
+// system's (go.dev/doc/install: rm -rf /usr/local/go before unpacking a new Go).
 func certainOutsideDeletionOrLogs(c *execCtx, s *Segment) string {
 	if why := certainOutsideDeletion(c, s); why != "" {
 		return why
 	}
-	if ts, _, ok := deletion(s); ok {
-		return logWipe(c, ts)
+	ts, _, ok := deletion(s)
+	if !ok {
+		return ""
+	}
+	for _, t := range c.targets(ts) {
+		if t.abs == "" || isRegenerable(t.abs) {
+			continue
+		}
+		if inSystemCode(t.abs) {
+			return "it deletes " + t.abs + ", part of the system's programs and libraries (docs/policy.md: breaking the OS, system dirs)"
+		}
+		if svc := serviceDataDir(t.abs); svc != "" {
+			return "it deletes " + t.abs + ", the data of " + svc + " (docs/policy.md: destruction outside the workspace, system dirs)"
+		}
+	}
+	return logWipe(c, ts)
+}
+
+// serviceDataDirs are the directories under /var/lib where services keep their data:
+// databases, container engines, the package manager's own record. /var/lib/apt/lists, which
+// images clean after an install, is a cache and not among them.
+var serviceDataDirs = &wordSet{words: "postgresql pgsql mysql mariadb mongodb redis docker containerd elasticsearch opensearch cassandra " +
+	"influxdb etcd rabbitmq kafka zookeeper grafana prometheus jenkins gitlab clickhouse neo4j couchdb minio kubelet dpkg rpm libvirt"}
+
+// serviceDataDir names the service whose data dir abs is in, "" when none.
+func serviceDataDir(abs string) string {
+	rest, ok := strings.CutPrefix(abs, "/var/lib/")
+	if !ok {
+		return ""
+	}
+	svc, _, _ := strings.Cut(rest, "/")
+	if serviceDataDirs.has(svc) {
+		return svc
 	}
 	return ""
 }

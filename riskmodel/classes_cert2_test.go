@@ -105,6 +105,9 @@ func TestClassCert2SystemPaths(t *testing.T) {
 		{"cat /dev/null > ~/.zsh_history", Deny},
 		{"sudo chmod -R 0777 /etc/nginx", Deny},
 		{"sudo chmod a+w /usr/lib/systemd/system", Deny},
+		{"sudo rm -f /usr/lib/x86_64-linux-gnu/libcrypt.so.1", Deny},
+		{"sudo rm -rf /var/lib/docker/volumes", Deny},
+		{"sudo rm -rf /var/lib/mysql/ledger", Deny},
 
 		{"echo '127.0.0.1 shop.local.test' | sudo tee -a /etc/hosts", Ask},
 		{"echo '127.0.0.1 registry.npmjs.org' | sudo tee -a /etc/hosts", Ask}, // a local mirror
@@ -113,6 +116,7 @@ func TestClassCert2SystemPaths(t *testing.T) {
 		{"sudo cp deploy/site.conf /etc/nginx/conf.d/site.conf", Ask},
 		{"truncate -s 0 /var/tmp/app.log", Allow},
 		{"rm -rf ~/.cache/pip", Ask},
+		{"sudo rm -rf /var/lib/apt/lists/partial", Ask}, // the cache images clean after apt-get install
 		{"sudo rm -rf /var/cache/apt/archives/partial", Ask},
 		{"chmod -R 777 ~/scratch", Ask},
 	})
