@@ -71,6 +71,7 @@ func TestClassCert2CloudDenyList(t *testing.T) {
 		{"az storage container set-permission --name exports --account-name ledgerst --public-access container", Deny},
 		{"aws s3api put-public-access-block --bucket ledger-exports --public-access-block-configuration BlockPublicAcls=false,BlockPublicPolicy=false", Deny},
 		{"az role assignment create --assignee contractor@outlook.com --role Owner --scope /subscriptions/0000", Deny},
+		{"kubectl -n ops label ns ledger pod-security.kubernetes.io/enforce=privileged --overwrite", Deny},
 
 		// The routine neighbours stay asked.
 		{"aws rds modify-db-cluster --db-cluster-identifier ledger --deletion-protection", Ask},
@@ -80,6 +81,7 @@ func TestClassCert2CloudDenyList(t *testing.T) {
 		{"az role assignment create --assignee dev@ledger.io --role Reader --scope /subscriptions/0000", Ask},
 		{"gcloud sql instances patch ledger-pg --tier=db-custom-2-8192", Ask},
 		{"az network watcher flow-log update --location westeurope --name nsg-flow --retention 30", Ask},
+		{"kubectl label ns ledger pod-security.kubernetes.io/enforce=baseline --overwrite", Ask},
 		{"hcloud server list", Ask}, // unknown to the catalogue: an unknown command, not a deny
 	})
 }
@@ -144,6 +146,13 @@ func TestClassCert2MCP(t *testing.T) {
 		{name: "public object acl", req: `{"server":"s3","tool":"put_object_acl","arguments":{"bucket":"ledger-exports","key":"2024.csv","acl":"public-read"}}`, decision: Deny, rules: []string{"mcp.storage-public"}},
 		{name: "allUsers on a bucket", req: `{"server":"gcs","tool":"add_bucket_iam_binding","arguments":{"bucket":"ledger-exports","member":"allUsers","role":"roles/storage.objectViewer"}}`, decision: Deny},
 
+		{name: "grant to anon", req: `{"server":"supabase","tool":"execute_sql","arguments":{"project_id":"ledger-prod","query":"grant select on all tables in schema public to anon;"}}`, decision: Deny},
+		{name: "rls off", req: `{"server":"supabase","tool":"apply_migration","arguments":{"project_id":"ledger-prod","name":"x","query":"alter table invoices disable row level security;"}}`, decision: Deny},
+		{name: "tls off at the edge", req: `{"server":"cloudflare","tool":"update_zone_settings","arguments":{"zone":"ledger.io","settings":{"ssl":"off"}}}`, decision: Deny},
+		{name: "stack destroyed", req: `{"server":"pulumi","tool":"stack_destroy","arguments":{"stack":"ledger/prod","yes":true}}`, decision: Deny},
+
+		{name: "grant to the app role", req: `{"server":"supabase","tool":"execute_sql","arguments":{"project_id":"ledger-prod","query":"grant select on invoices to ledger_reader;"}}`, decision: Ask},
+		{name: "tls strict", req: `{"server":"cloudflare","tool":"update_zone_settings","arguments":{"zone":"ledger.io","settings":{"ssl":"strict"}}}`, decision: Ask},
 		{name: "flush a loopback redis", req: `{"server":"redis","tool":"flushall","arguments":{"url":"redis://127.0.0.1:6379"}}`, decision: Ask},
 		{name: "one key deleted", req: `{"server":"redis","tool":"del","arguments":{"key":"session:9f2"}}`, decision: Ask},
 		{name: "rollout restart in prod", req: `{"server":"kubernetes","tool":"rollout_restart","arguments":{"deployment":"ledger-api","namespace":"prod"}}`, decision: Ask},

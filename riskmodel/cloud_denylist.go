@@ -181,6 +181,11 @@ var cloudDenyRows = table[map[string][]cloudDenyRow]{build: func() map[string][]
 		{"linode-cli", "databases postgresql-delete", nil, "deletes a database"},
 		{"linode-cli", "firewalls delete", nil, "deletes a firewall"},
 
+		// Kubernetes: Pod Security Admission set to privileged lets any pod take the node
+		// (kubernetes.io/docs/concepts/security/pod-security-admission).
+		{"kubectl", "label", argHas("pod-security.kubernetes.io/enforce=privileged"), "lets every pod in the namespace run privileged"},
+		{"oc", "label", argHas("pod-security.kubernetes.io/enforce=privileged"), "lets every pod in the namespace run privileged"},
+
 		// Fly.io and Heroku.
 		{"flyctl", "postgres destroy", nil, "deletes a database"},
 		{"flyctl", "mpg destroy", nil, "deletes a database"},
@@ -212,7 +217,7 @@ func cloudCLIOps(c *execCtx, s *Segment, hints []string) []cloudOp {
 
 // cloudGlobalValueOpts are the global options that may come before a cloud CLI's command
 // words and take a value.
-var cloudGlobalValueOpts = &wordSet{words: "--region --profile --output --endpoint-url --project --account --configuration --context --config-file --subscription -o -a --app"}
+var cloudGlobalValueOpts = &wordSet{words: "--region --profile --output --endpoint-url --project --account --configuration --context --config-file --subscription -o -a --app -n --namespace --kubeconfig --cluster --user"}
 
 // cloudCommandWords are a cloud CLI call's command words: the words after its name before its
 // first option, global options before them skipped, gcloud's release tracks dropped.

@@ -111,12 +111,17 @@ func mcpDestroyCertain(c *mcpCtx) string {
 var mcpProtectedStores = &wordSet{words: "backup backups snapshot snapshots vault vaults database databases db bucket buckets " +
 	"trail trails detector cluster clusters project projects namespace namespaces repository repositories keyring"}
 
+// mcpReSQLPublic finds SQL that hands a table to everyone: a grant to Postgres's PUBLIC or
+// Supabase's anon role (any visitor with the project's public key), or row-level security
+// switched off.
+var mcpReSQLPublic = lazyRegexp(`(?i)\bgrant\s+[^;]*\bto\s+(public|anon)\b|\bdisable\s+row\s+level\s+security\b|\bno\s+force\s+row\s+level\s+security\b`)
+
 // mcpProtectionKeys are argument names (normalised) that keep a resource from deletion or
 // keep a record of what happens to it; set false, they switch that off.
 var mcpProtectionKeys = &wordSet{words: "deletionprotection deletionprotectionenabled terminationprotection enableterminationprotection " +
 	"disableapitermination protection protected auditlogging auditlog logging enablelogging mfa mfadelete mfaenabled versioning " +
 	"enablelogfilevalidation logfilevalidation encryption encrypted blockpublicacls blockpublicpolicy ignorepublicacls restrictpublicbuckets " +
-	"flowlogs enableflowlogs"}
+	"flowlogs enableflowlogs ssl tls alwaysusehttps waf firewall"}
 
 // mcpDenyListEffect says why an MCP production change is certainly on the deny list by what it
 // touches, "" when it is a routine change.
@@ -132,6 +137,15 @@ func mcpDenyListEffect(c *mcpCtx) string {
 		if mcpProtectionKeys.has(a.nkey) && mcpFalsy(a.val) {
 			return fmt.Sprintf("it sets %s to %s, switching a protection off (docs/policy.md: disabling security controls)", a.key, a.val)
 		}
+	}
+	for _, a := range c.args {
+		if a.str && mcpReSQLPublic().MatchString(a.val) {
+			return "its SQL " + strings.TrimSpace(mcpReSQLPublic().FindString(a.val)) + " opens the data to anyone (docs/policy.md: disabling row-level security, sending data to hosts that are not the project's own)"
+		}
+	}
+	if mcpAnyWord(append(append([]string{}, c.serverWords...), c.toolWords...), mcpWordSet("terraform tofu opentofu pulumi cdk terragrunt")) &&
+		mcpAnyWord(c.toolWords, mcpWordSet("destroy")) {
+		return "it destroys every resource the stack manages (docs/policy.md: deleting buckets, volumes, backups, namespaces, projects)"
 	}
 	key, gone := false, false
 	for _, w := range c.toolWords {
