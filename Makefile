@@ -19,10 +19,12 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(dir $(BIN))guardian-hook ./cmd/guardian-hook
 
 ## hook-time: the whole-process time of a hook call (guardian-hook and guardian answering a
-## routine Claude Code payload), HOOKRUNS runs each; reports the median (median-ms)
+## routine Claude Code payload), HOOKRUNS runs each; reports the median (median-ms). With
+## HOOKBASE=path/to/another/guardian-hook, also runs the two in turn (baseline-median-ms)
 HOOKRUNS ?= 200
+HOOKBASE ?=
 hook-time:
-	$(GO) test -run '^$$' -bench HookProcess -benchtime $(HOOKRUNS)x ./cmd/guardian-hook/
+	GUARDIAN_HOOK_BASELINE=$(HOOKBASE) $(GO) test -run '^$$' -bench HookProcess -benchtime $(HOOKRUNS)x ./cmd/guardian-hook/
 
 ## install: go install guardian and its lean hook entry guardian-hook (static, no cgo) — they
 ## land in $(go env GOBIN), else $(go env GOPATH)/bin (~/go/bin by default); put that directory

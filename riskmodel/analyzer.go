@@ -9,7 +9,9 @@ import (
 // only read-only state.
 type Analyzer struct {
 	policy Policy
-	rules  []*Rule
+	// rules returns every rule in evaluation order; the MCP-only families are built on its
+	// first call (builtinSet).
+	rules func() []*Rule
 	// execRules and baseRules are the exec rules of rules, risk rules and baseline rules,
 	// split once here rather than for every segment.
 	execRules, baseRules []*Rule
@@ -30,12 +32,19 @@ func New(p Policy) (*Analyzer, error) {
 			return nil, fmt.Errorf("policy rule %d (%s): %w", i+1, r.ID, err)
 		}
 	}
-	return newAnalyzer(p, builtinRules()), nil
+	b := newBuiltinSet()
+	return newAnalyzerOf(p, b.early(), b.all), nil
 }
 
 func newAnalyzer(p Policy, rules []*Rule) *Analyzer {
-	a := &Analyzer{policy: p, rules: rules}
-	for _, r := range rules {
+	return newAnalyzerOf(p, rules, func() []*Rule { return rules })
+}
+
+// newAnalyzerOf returns an analyzer whose exec rules are those of early and whose rules are
+// all's.
+func newAnalyzerOf(p Policy, early []*Rule, all func() []*Rule) *Analyzer {
+	a := &Analyzer{policy: p, rules: all}
+	for _, r := range early {
 		switch {
 		case r.Kind != KindExec:
 		case r.Baseline:

@@ -69,7 +69,7 @@ type capEntry struct {
 // codeLangs names the token table of each language; names absent here use the common table
 // only. langOf gives the key.
 var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]map[string]capEntry {
-	return map[string]map[string]capEntry{
+	m := map[string]map[string]capEntry{
 		"python": {
 			"os.system": {capExec, false}, "os.popen": {capExec, false}, "subprocess": {capExec, false}, "Popen": {capExec, true},
 			"check_output": {capExec, true}, "check_call": {capExec, true}, "getoutput": {capExec, true}, "getstatusoutput": {capExec, true},
@@ -187,6 +187,8 @@ var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]m
 			"curl": {capNet, false}, "socketConnection": {capSocket, true}, "unlink": {capDelete, true}, "file.remove": {capDelete, true},
 			"readLines": {capRead, true}, "writeLines": {capWrite, true}, "Sys.getenv": {capEnv, true}, "base64decode": {capDecode, true},
 			"parallel": {capFork, false}, "mcfork": {capFork, true},
+			"sys.source": {capEval, true}, "source_url": {capEval | capNet, true}, "source_gist": {capEval | capNet, true},
+			"processx": {capExec, false}, "file.rename": {capWrite, true}, "file.copy": {capWrite, true},
 		},
 		"java": {
 			"Runtime": {capExec, false}, "ProcessBuilder": {capExec, false}, "exec": {capExec, true}, "ScriptEngine": {capEval, false},
@@ -200,16 +202,22 @@ var codeLangs = table[map[string]map[string]capEntry]{build: func() map[string]m
 			"file delete": {capDelete, false}, "env": {capEnv, false},
 		},
 	}
+	for lang, t := range ecoCodeLangs() {
+		m[lang] = t
+	}
+	return m
 }}
 
 // moduleLangs are languages whose bare table names are modules: importing subprocess says
 // the code may run programs, calling it is what does.
 var moduleLangs = table[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"python": true, "node": true, "php": true, "lua": true, "r": true, "java": true}
+	return map[string]bool{"python": true, "node": true, "php": true, "lua": true, "r": true, "java": true, "julia": true}
 }}
 
 // caseFold languages compare identifiers case-insensitively (PowerShell, AppleScript).
-var caseFold = table[map[string]bool]{build: func() map[string]bool { return map[string]bool{"pwsh": true, "osascript": true} }}
+var caseFold = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"pwsh": true, "osascript": true, "clojure": true, "forth": true}
+}}
 
 // phraseLangs look identifiers up as multi-word phrases ("do shell script").
 var phraseLangs = table[map[string]bool]{build: func() map[string]bool { return map[string]bool{"osascript": true, "tcl": true} }}
@@ -350,6 +358,7 @@ func scanCaps(lang, code string) (hits []capHit, all codeCap) {
 		}
 		i = j
 	}
+	all |= langCapsExtra(lang, code)
 	if lang == "python" && rePyConnect().MatchString(code) {
 		all |= capSocket
 	}

@@ -1,6 +1,10 @@
 package riskmodel
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
+)
 
 // optionPath returns the value of an option written as one word (--input=PATH,
 // -Dinput=PATH for JVM build tools), or "" for a bare flag. Only a value that
@@ -11,9 +15,6 @@ func optionPath(a string) string {
 	if i < 0 {
 		return ""
 	}
-	if n := strings.ToLower(a[:i]); strings.HasSuffix(n, "dir") || strings.HasSuffix(n, "directory") {
-		return "" // --user-data-dir=~/.config/chromium: a program's own state directory, judged elsewhere
-	}
 	v := strings.Trim(a[i+1:], `"'`)
 	for strings.HasPrefix(v, "-") && strings.Contains(v, "=") {
 		v = strings.Trim(v[strings.IndexByte(v, '=')+1:], `"'`) // --args=--in=PATH
@@ -22,6 +23,79 @@ func optionPath(a string) string {
 		return ""
 	}
 	return v
+}
+
+// optionName returns an option's name without its dashes and value, lower-cased
+// ("--Config-Dir=x" → "config-dir").
+func optionName(a string) string {
+	n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return strings.ToLower(n)
+}
+
+// dirOption reports an option whose value is a directory the program works from
+// (--config-dir, --home-dir, --keys-path, --gnupg-home, --user-data-dir, --root): the
+// program reads what the directory holds, so a credential store's directory given there
+// is a read of the store. A directory the program writes to (--output-dir, --dest-dir)
+// is not.
+func dirOption(name string) bool {
+	for _, w := range []string{"out", "dest", "target", "export", "save", "cache", "tmp", "temp", "log", "build", "install", "prefix"} {
+		if strings.HasPrefix(name, w) || strings.Contains(name, "-"+w) || strings.Contains(name, "_"+w) {
+			return false
+		}
+	}
+	for _, w := range []string{"dir", "directory", "path", "home", "root", "folder", "store", "location"} {
+		if strings.HasSuffix(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathOption reports a long option whose value names a file or directory the program
+// reads its configuration or keys from (--kubeconfig, --config-file, --identity,
+// --settings): the separate-word value after one is an option value, which the store's
+// owner may be given (catalog.Owner). A bare flag (--recursive) takes no value, so the
+// word after it stays a plain argument.
+func pathOption(a string) bool {
+	if !strings.HasPrefix(a, "--") || strings.Contains(a, "=") {
+		return false
+	}
+	n := optionName(a)
+	if dirOption(n) {
+		return true
+	}
+	for _, w := range []string{"config", "file", "settings", "identity", "key", "cred", "auth", "profile", "rc"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// optionCred reports the credential store an option's value (opt is the option as
+// written, v its value) hands to the segment's program: a store given to a program that
+// does not own it (catalog.Owner) is read by it. A directory option's value counts when
+// the directory is a store's own directory (~/.aws, ~/.gnupg), not only a store's file.
+func optionCred(c *execCtx, s *Segment, opt, v string, rec bool) (string, bool) {
+	if v == "" {
+		return "", false
+	}
+	cat := catalog.Default()
+	if raw := orStr(c.rawPath(v), c.target(v).abs); raw != "" && cat.OwnedBy(s.Name(), raw, c.scope.Home) {
+		return "", false // kubectl --kubeconfig ~/.kube/config, gpg --homedir ~/.gnupg
+	}
+	if p, ok := c.credArg(v, rec); ok {
+		return p, true
+	}
+	if !dirOption(optionName(opt)) {
+		return "", false
+	}
+	if raw := orStr(c.rawPath(v), c.target(v).abs); raw != "" {
+		if _, ok := cat.StoreDir(catalog.Credential, raw, c.scope.Home); ok {
+			return orStr(c.target(v).abs, v), true
+		}
+	}
+	return "", false
 }
 
 // preloadVar reports the variables that inject a shared library into every program

@@ -15,11 +15,15 @@ import (
 
 // codeLangOf maps an interpreter's name to the language table that reads its code.
 var codeLangOf = table[map[string]string]{build: func() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"node": "node", "bun": "node", "deno": "node", "nodejs": "node", "perl": "perl", "ruby": "ruby", "php": "php",
 		"lua": "lua", "luajit": "lua", "osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "rscript": "r", "r": "r",
 		"jshell": "java", "tclsh": "tcl", "wish": "tcl", "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
 	}
+	for n, e := range ecoInterps.get() {
+		m[n] = e.lang
+	}
+	return m
 }}
 
 // codeRunners are the programs, besides the interpreters of rules_net.go, whose arguments
@@ -71,6 +75,9 @@ func inlineCode(s *Segment) (code string, ok bool) {
 		return "", false
 	}
 	args := s.Args[1:]
+	if e := ecoInterps.get()[n]; e != nil {
+		return e.inlineCode(args)
+	}
 	switch lang {
 	case "awk":
 		return awkProgram(args)
@@ -107,6 +114,9 @@ func inlineCode(s *Segment) (code string, ok bool) {
 			}
 		}
 		if !strings.HasPrefix(a, "-") {
+			if i > 0 && langValueOpts.get()[lang][args[i-1]] {
+				continue // the value of an option such as julia -t 4
+			}
 			return "", false // a script file comes first
 		}
 	}
@@ -246,7 +256,7 @@ func decodeUTF16B64(s string) (string, bool) {
 var (
 	reShellCall  = lazyLitRegexp(`(?:system|popen|shell_exec|passthru|execSync|exec|spawnSync|spawn|check_output|check_call|getoutput|getstatusoutput|run|call|Popen|do shell script|qx|%x|os\.execute|io\.popen)\s*[\(\{]?\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `((?:[^` + "`" + `\\]|\\.)*)` + "`" + `|\[([^\]]*)\])`)
 	reBacktick   = lazyLitRegexp("`([^`]{1,1000})`")
-	reDelete     = lazyLitRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
+	reDelete     = lazyLitRegexp(`(rmtree|rm_rf|rm_r|rmSync|rmdirSync|unlinkSync|remove_dir_all|remove_tree|remove|unlink|rmdir|delete|rm)!?\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*["']([^"']{1,1000})["']`)
 	reOpen       = lazyLitRegexp(`\b(open|fopen|File\.new|readFileSync|readFile|File\.read|IO\.read|file_get_contents|writeFileSync|writeFile|writeTextFile|File\.write|IO\.write|appendFileSync|appendFile|createWriteStream|file_put_contents|writeString|Files\.write)\s*\(\s*(?:(?:os\.path\.)?expanduser\()?\s*[fbrFBR]{0,2}["'` + "`" + `]([^"'` + "`" + `]{1,1000})["'` + "`" + `]\s*(?:\)?\s*,\s*(?:mode\s*=\s*)?["']([rwabx+]{1,3})["'])?`)
 	reURL        = lazyLitRegexp(`(?:((?i:post|put|patch)|upload|urlretrieve|urlopen|get|fetch|request|Request|LWP::Simple|Net::HTTP)[\w.]*\s*\(?\s*)?["'](https?://[^"'\s]{1,1000})["']`)
 	reSocket     = lazyLitRegexp(`(?:connect|create_connection|Socket|INET|TCPSocket)[\w.:]*\s*\(?\s*\(?\s*(?:PeerAddr\s*=>\s*)?["']([^"']{1,255})["']\s*,\s*(?:PeerPort\s*=>\s*)?["']?(\d{1,5})`)
@@ -313,6 +323,19 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 				runsFetched(idx[0], strings.Join(argv, " "))
 			}
 		}
+	}
+	for _, lc := range langCalls(lang, code) {
+		if coveredSpan(spans, lc.start, lc.end) {
+			continue // run(`…`): already followed as a shell call
+		}
+		followed([]int{lc.start, lc.end})
+		if lc.argv != nil {
+			addSyn(lc.argv, code[lc.start:lc.end])
+			runsFetched(lc.start, strings.Join(lc.argv, " "))
+			continue
+		}
+		x.script(lc.script, c)
+		runsFetched(lc.start, lc.script)
 	}
 	if lang == "awk" {
 		// print | "cmd", "cmd" | getline: awk pipes run their string through the shell.
@@ -395,6 +418,11 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		if u := hostOf(m[2]); u != "" {
 			facts.Hosts = append(facts.Hosts, u)
 		}
+		if evalsURL(code, idx[4]-1) {
+			// source("https://…"), include(download("https://…")): the fetched text is run.
+			facts.Reads = append(facts.Reads, m[2])
+			facts.Caps |= capEval | capNet
+		}
 		if verb == "post" || verb == "put" || verb == "patch" || verb == "upload" || strings.HasPrefix(verb, "upload") || posts {
 			addSyn([]string{"curl", "--data", "@-", m[2]}, m[0])
 		} else {
@@ -450,6 +478,9 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			}
 		}
 		cp := h.cap
+		if cp == capWrite && (lang == "julia" || lang == "elixir") && writesToStream(code, h.end) {
+			continue // write(stdout, …): output, not a file
+		}
 		if cp&capRead != 0 && cp&^capRead == 0 {
 			if !writesByMode(code, h.end) {
 				continue // reading a file named at run time: judged by what the data feeds
@@ -584,7 +615,7 @@ func submatches(s string, idx []int) []string {
 }
 
 var (
-	reHomeInterp  = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}`)
+	reHomeInterp  = lazyRegexp(`#\{\s*` + reHomeExpr + `\s*\}|\{\s*` + reHomeExpr + `\s*\}|\$\{\s*` + reHomeExpr + `\s*\}|\$\(\s*` + reHomeExpr + `\s*\)`)
 	reHomeBare    = lazyRegexp(`(?:pathlib\.)?` + reHomeExpr)
 	reModuleAlias = lazyRegexp(`__import__\(\s*['"](os|pathlib)['"]\s*\)|require\(\s*['"](?:node:)?(os|path)['"]\s*\)`)
 	reHomeVar     = lazyRegexp(`(?i:\$env:(?:USERPROFILE|HOME))\b|\$ENV\{["']?HOME["']?\}|\$env\(HOME\)`)
@@ -592,7 +623,7 @@ var (
 )
 
 // reHomeExpr is spliced into the expressions above; a constant, so that they are too.
-const reHomeExpr = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|Sys\.getenv\(\s*['"]HOME['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)|\$_(?:SERVER|ENV)\[\s*['"]HOME['"]\s*\]|ENVIRON\[\s*"HOME"\s*\])`
+const reHomeExpr = `(?:require\(\s*['"]os['"]\s*\)\.homedir\(\)|os\.homedir\(\)|(?:require\(\s*['"]os['"]\s*\)|os)\.userInfo\(\)\.homedir|Dir\.home|(?:os\.path\.)?expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|ENV(?:\[\s*['"]HOME['"]\s*\]|\.fetch\(\s*['"]HOME['"]\s*\))|\$ENV\{HOME\}|process\.env(?:\.(?:HOME|USERPROFILE)|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)|Sys\.getenv\(\s*['"]HOME['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)|\$_(?:SERVER|ENV)\[\s*['"]HOME['"]\s*\]|ENVIRON\[\s*"HOME"\s*\]|(?:Base\.)?homedir\(\)|System\.user_home!?\(\)|Path\.expand\(\s*"~"\s*\))`
 
 // normalizeHomeExprs rewrites well-known "home directory" expressions inside or appended to
 // string literals as "~", so 'rm -rf ' + os.homedir() reads as 'rm -rf ~'.

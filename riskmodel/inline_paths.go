@@ -67,7 +67,7 @@ var (
 	// reTildeExpand is a call that only expands a leading ~ of the literal it is given.
 	reTildeExpand = lazyRegexp(`(?:(?:os\.path\.)?expanduser|File\.expand_path|path\.expand|normalizePath)\(\s*("[~$][^"\n]*"|'[~$][^'\n]*')\s*\)|(?:pathlib\.)?Path\(\s*("[~$][^"\n]*"|'[~$][^'\n]*')\s*\)(?:\.expanduser\(\))?`)
 	// reRootJoin is a path-joining call whose first part is a home or XDG literal.
-	reRootJoin = lazyRegexp(`(?:(?:[\w$]+\.)+(?:join|resolve)|file\.path|Paths\.get|Path\.of|(?:pathlib\.)?Path|(?i:Join-Path))\(?\s*("[~$][^"\n]*"|'[~$][^'\n]*')((?:\s*,?\s*(?:"[^"\n]*"|'[^'\n]*')){1,8})\s*\)?`)
+	reRootJoin = lazyRegexp(`(?:(?:[\w$]+\.)+(?:join|resolve)|joinpath|file\.path|Paths\.get|Path\.of|(?:pathlib\.)?Path|(?i:Join-Path))\(?\s*\[?\s*("[~$][^"\n]*"|'[~$][^'\n]*')((?:\s*,?\s*(?:"[^"\n]*"|'[^'\n]*')){1,8})\s*\]?\s*\)?`)
 	// reJoinPath is a joinpath call on a home or XDG literal.
 	reJoinPath = lazyRegexp(`("[~$][^"\n]*"|'[~$][^'\n]*')\.joinpath\(((?:\s*,?\s*(?:"[^"\n]*"|'[^'\n]*')){1,8})\s*\)`)
 	// reRootConcat is a home or XDG literal followed by a string operator and another literal:
@@ -228,6 +228,7 @@ func codeFileEffects(lang, code string) []fileEffect {
 			}
 		}
 	}
+	out = append(out, langFileEffects(lang, code)...)
 	switch lang {
 	case "perl":
 		for _, idx := range rePerlOpen().FindAllStringSubmatchIndex(code, 32) {

@@ -2570,7 +2570,7 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	}
 	findings = append(findings, a.mcpInjections(ctx, c)...)
 	var baselines []*Rule
-	for _, r := range a.rules {
+	for _, r := range a.rules() {
 		if r.Kind != KindMCP || r.mcp == nil {
 			continue
 		}

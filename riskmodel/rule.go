@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // ExampleCwd is the cwd every rule example runs with; its home is /home/dev.
@@ -77,8 +78,8 @@ func (r Rule) DefaultDecision() Decision {
 // Rules lists the built-in rules in evaluation order, each with its examples.
 func (a *Analyzer) Rules() []Rule {
 	exs, _ := examples()
-	out := make([]Rule, len(a.rules))
-	for i, r := range a.rules {
+	out := make([]Rule, len(a.rules()))
+	for i, r := range a.rules() {
 		out[i] = *r
 		if e, ok := exs[r.ID]; ok {
 			out[i].Match, out[i].NoMatch, out[i].ExamplesFile = e.Match, e.NoMatch, e.File
@@ -142,7 +143,7 @@ func TestRulesReport(ctx context.Context) []RuleExampleReport {
 		out = append(out, RuleExampleReport{RuleID: "examples", Failures: []RuleExampleFailure{{RuleID: "examples", Example: err.Error(), WantMatch: true}}})
 	}
 	known := map[string]bool{}
-	for _, r := range a.rules {
+	for _, r := range a.rules() {
 		known[r.ID] = true
 		e := exs[r.ID]
 		rep := RuleExampleReport{RuleID: r.ID, File: e.File, Match: len(e.Match), NoMatch: len(e.NoMatch)}
@@ -202,27 +203,92 @@ func (a *Analyzer) exampleRuleIDs(ctx context.Context, k Kind, ex string) ([]str
 	return ids, nil
 }
 
+// ruleFamily is one family of built-in rules. mcp marks a family of MCP rules only: an
+// analyzer builds those on its first MCP review (or listing), so that a process that reviews
+// one shell command (a hook) does not build the ~95 MCP rules, a third of the rule set.
+type ruleFamily struct {
+	build func() []*Rule
+	mcp   bool
+}
+
+// ruleFamilies are the rule families in evaluation order. A new family goes here; mark it mcp
+// only when it holds nothing but MCP rules (TestMCPFamiliesHoldOnlyMCPRules checks).
+func ruleFamilies() []ruleFamily {
+	return []ruleFamily{
+		{build: shellRules}, {build: fsRules}, {build: vcsRules}, {build: netRules}, {build: hostRules},
+		{build: credRules}, {build: sysRules}, {build: privRules}, {build: pkgRules}, {build: interpRules},
+		{build: cloudRules}, {build: cloudControlRules}, {build: baselineRules}, {build: catalogRules},
+		{build: mcpServiceRules, mcp: true}, {build: mcpEffectRules, mcp: true}, {build: mcpRoutineRules, mcp: true},
+		{build: mcpRules, mcp: true}, {build: selfApprovalRules}, {build: osBreakRules}, {build: tunnelRules},
+		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules},
+		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: mcpStorageRules, mcp: true},
+	}
+}
+
 // builtinRules gathers every rule family in evaluation order and checks the table is sane:
 // unique ids, valid levels and categories, a check function for the rule's kind.
 func builtinRules() []*Rule {
-	fams := [][]*Rule{
-		shellRules(), fsRules(), vcsRules(), netRules(), hostRules(), credRules(), sysRules(), privRules(),
-		pkgRules(), interpRules(), cloudRules(), cloudControlRules(), baselineRules(), catalogRules(), mcpServiceRules(), mcpEffectRules(), mcpRoutineRules(), mcpRules(),
-		selfApprovalRules(), osBreakRules(), tunnelRules(), routineRules(),
-		agentCLIRules(), gitCleanHomeRules(), gitRerouteRules(), mcpControlRules(), redisFileRules(), mcpStorageRules(),
+	return newBuiltinSet().all()
+}
+
+// builtinSet is the built-in rules of one analyzer: every family but the MCP-only ones built
+// at once, the rest on the first call of all.
+type builtinSet struct {
+	fams  []ruleFamily
+	built [][]*Rule // each family's rules; nil for an MCP-only family not built yet
+	all   func() []*Rule
+}
+
+func newBuiltinSet() *builtinSet {
+	b := &builtinSet{fams: ruleFamilies()}
+	b.built = make([][]*Rule, len(b.fams))
+	for i, f := range b.fams {
+		if !f.mcp {
+			b.built[i] = f.build()
+		}
 	}
-	// Sized once: every hook process builds the rule set, and growing the slice and the
-	// duplicate check's map rule by rule was a third of what building it allocated.
-	n := 0
-	for _, fam := range fams {
-		n += len(fam)
+	checkRules(slices.Concat(b.built...))
+	b.all = sync.OnceValue(func() []*Rule {
+		var late [][]*Rule
+		for i, f := range b.fams {
+			if f.mcp {
+				b.built[i] = f.build()
+				late = append(late, b.built[i])
+			}
+		}
+		checkRules(slices.Concat(late...))
+		all := slices.Concat(b.built...)
+		seen := make(map[string]bool, len(all))
+		for _, r := range all {
+			if seen[r.ID] {
+				panic("riskmodel: duplicate rule id " + r.ID)
+			}
+			seen[r.ID] = true
+		}
+		return all
+	})
+	return b
+}
+
+// early returns the rules built at once: every family but the MCP-only ones, in evaluation
+// order.
+func (b *builtinSet) early() []*Rule {
+	var out []*Rule
+	for i, f := range b.fams {
+		if !f.mcp {
+			out = append(out, b.built[i]...)
+		}
 	}
-	all := make([]*Rule, 0, n)
-	for _, fam := range fams {
-		all = append(all, fam...)
-	}
+	return out
+}
+
+// checkRules completes and checks a batch of freshly built rules: their certainty (class,
+// policy, conditions) attached, an empty kind made exec, and unique ids, valid levels and
+// categories and a check function for the rule's kind (ids are checked again across
+// batches by builtinSet.all).
+func checkRules(all []*Rule) {
 	withCertainty(all)
-	seen := make(map[string]bool, n)
+	seen := make(map[string]bool, len(all))
 	for _, r := range all {
 		if r.Kind == "" {
 			r.Kind = KindExec
@@ -240,5 +306,4 @@ func builtinRules() []*Rule {
 		}
 		seen[r.ID] = true
 	}
-	return all
 }

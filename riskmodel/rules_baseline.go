@@ -334,7 +334,7 @@ func unknownFindings(c *execCtx, s *Segment) []Finding {
 // destructiveWords are argument words (split on - _ = : /) that announce destruction.
 var destructiveWords = table[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"wipe": true, "destroy": true, "purge": true, "nuke": true, "erase": true, "obliterate": true,
-		"shred": true, "drop": true, "truncate": true, "annihilate": true, "format": true, "scorch": true, "factory": true, "teardown": true}
+		"shred": true, "drop": true, "truncate": true, "annihilate": true, "scorch": true, "factory": true, "teardown": true}
 }}
 
 // urlOpeners hand a URL to the desktop's browser.
@@ -366,7 +366,7 @@ func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
 		}
 		if strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
 			for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return r == '-' || r == '_' }) {
-				if destructiveWords.get()[w] {
+				if destructiveWords.get()[w] || w == "format" && formatsDevice(s.Args[1:]) {
 					return "with the destructive option " + a, CatDataDeletion
 				}
 			}
@@ -393,7 +393,7 @@ func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
 		return why, CatDataDeletion
 	}
 	// A destructive verb as the first word: "frobnicate wipe prod".
-	if sub := strings.ToLower(s.Args[1]); destructiveWords.get()[sub] {
+	if sub := strings.ToLower(s.Args[1]); destructiveWords.get()[sub] || sub == "format" && formatsDevice(s.Args[2:]) {
 		return "with the destructive verb " + sub, CatDataDeletion
 	}
 	return "", CatNone

@@ -1901,6 +1901,7 @@ type dbCall struct {
 	unseen  string   // where SQL comes from that cannot be seen ("fix.sql"), "" if none
 	lang    string   // "sql", "redis", "mongo"
 	extra   []string // words from an outer command (kubectl -n prod, docker exec prod-db)
+	servers []string // the values of the client's server options (dbServerSpecs)
 	special cloudKind
 	msg     string
 }
@@ -1912,7 +1913,7 @@ var dbCLIs = table[map[string]string]{build: func() map[string]string {
 		"pgcli": "sql", "mycli": "sql", "litecli": "sql", "heroku": "sql", "wrangler": "sql", "snowsql": "sql", "psql.bin": "sql",
 		"dropdb": "admin", "createdb": "admin", "mysqladmin": "admin", "pg_dump": "dump", "pg_dumpall": "dump", "mysqldump": "dump",
 		"mariadb-dump": "dump", "mongodump": "dump", "mongoexport": "dump", "pg_restore": "restore", "mongorestore": "restore",
-		"mysqlimport": "restore", "mongoimport": "restore"}
+		"mysqlimport": "restore", "mongoimport": "restore", "influx": "sql"}
 }}
 
 // dbCallOf parses a database client command; ok is false for anything else.
@@ -1924,6 +1925,7 @@ func dbCallOf(c *execCtx, s *Segment) (dbCall, bool) {
 	}
 	d := dbCall{tool: name, lang: lang}
 	args := s.Args[1:]
+	d.servers = pkgOptValues(args, dbServerSpecs.get()[name].opts...)
 	stdin := func() {
 		if len(d.stmts) > 0 || d.unseen != "" {
 			return
@@ -2074,6 +2076,8 @@ func dbCallOf(c *execCtx, s *Segment) (dbCall, bool) {
 		if e := pkgOptValues(args, "--env", "-e"); len(e) > 0 {
 			d.conn = append(d.conn, e...)
 		}
+	case "influx":
+		return influxCall(s, d)
 	case "dropdb":
 		p := s.positional(0, "-h", "--host", "-p", "--port", "-U", "--username", "--maintenance-db")
 		d.conn = append(pkgOptValues(args, "-h", "--host"), p...)
@@ -2492,6 +2496,11 @@ func dbCallOps(c *execCtx, s *Segment, d dbCall, hints []string) []cloudOp {
 		target = "the database named by " + where + ", whose environment cannot be seen"
 	}
 	on := " with " + d.tool + " on " + target
+	if d.special == dbDestructive && !prod && !dyn && dbLocalCall(c, d) {
+		// dropdb -h localhost, influx bucket delete --host http://localhost:8086: the same
+		// development reset as a DROP DATABASE to this machine (dbhost.go).
+		return one(dbLocalReset, d.msg+", a database on this machine")
+	}
 	if d.special != 0 {
 		if strings.Contains(d.msg, where) && !prod && !dyn {
 			return one(d.special, d.msg)
@@ -2512,7 +2521,7 @@ func dbCallOps(c *execCtx, s *Segment, d dbCall, hints []string) []cloudOp {
 		return one(dbEscalate, "Runs "+v.escalate+on)
 	case v.secret != "":
 		return one(dbSecretRead, "Runs "+v.secret+on)
-	case v.destructive != "" && !prod && !dyn && dbLocal(c, d.conn):
+	case v.destructive != "" && !prod && !dyn && dbLocalCall(c, d):
 		return one(dbLocalReset, "Runs "+v.destructive+on+", a database on this machine")
 	case v.destructive != "":
 		return one(dbDestructive, "Runs "+v.destructive+on)
@@ -2893,7 +2902,7 @@ func dbLocal(c *execCtx, conn []string) bool {
 		switch {
 		case strings.HasPrefix(lw, "-"):
 			continue
-		case strings.Contains(lw, "localhost") || strings.Contains(lw, "127.0.0.1") || strings.Contains(lw, "[::1]") || lw == "::1":
+		case dbWordLocal(w):
 			seen = true
 		case strings.Contains(lw, "://") || strings.Contains(lw, "@") || strings.Contains(lw, "host="):
 			return false // a remote URL or DSN

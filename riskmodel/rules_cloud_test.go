@@ -94,7 +94,7 @@ func TestCloudDatabaseVerdicts(t *testing.T) {
 		{"cat dump.sql | psql app_dev", Ask, "db.write", ""},
 		{"psql $PROD_DATABASE_URL -c 'DROP TABLE users'", Deny, "db.destructive", ""},
 		{"redis-cli -h prod-cache.acme.internal FLUSHALL", Deny, "db.destructive", ""},
-		{"mongosh app --eval 'db.dropDatabase()'", Deny, "db.destructive", ""},
+		{"mongosh mongodb://mongo.example.net/app --eval 'db.dropDatabase()'", Deny, "db.destructive", ""}, // mongosh app is localhost:27017 (TestGaps8DataStoreHosts)
 		{"psql -c 'SELECT 1; DROP TABLE x'", Deny, "db.destructive", ""},
 		{"psql -c 'EXPLAIN ANALYZE DELETE FROM t'", Deny, "db.destructive", ""},
 		{"mysql -e \"SELECT 'a\\\\'; DROP TABLE x; -- '\"", Deny, "db.destructive", ""},

@@ -124,6 +124,29 @@ func readsRecursively(s *Segment) bool {
 	case "cp", "scp", "grep", "egrep", "zgrep", "chmod", "diff":
 		return s.hasFlag("rR", "--recursive", "--archive") || s.Name() == "cp" && s.hasFlag("a")
 	}
+	return objectStoreTreeCopy(s)
+}
+
+// objectStoreTreeCopy reports the object-store CLIs' copies of a whole directory tree: aws s3
+// sync and cp --recursive, gsutil and gcloud storage rsync and cp -r, azcopy --recursive,
+// s3cmd sync and put -r, MinIO mc mirror and cp -r (each tool's reference). A credential
+// store's directory given to one is read in full.
+func objectStoreTreeCopy(s *Segment) bool {
+	a, b := s.sub(0), s.sub(1)
+	switch s.Name() {
+	case "aws":
+		return a == "s3" && (b == "sync" || (b == "cp" || b == "mv") && s.arg("--recursive"))
+	case "gsutil":
+		return a == "rsync" || (a == "cp" || a == "mv") && s.hasFlag("rR", "--recursive")
+	case "gcloud":
+		return a == "storage" && (b == "rsync" || (b == "cp" || b == "mv") && s.hasFlag("rR", "--recursive"))
+	case "azcopy":
+		return a == "sync" || s.arg("--recursive", "--recursive=true")
+	case "s3cmd":
+		return a == "sync" || a == "put" && s.hasFlag("r", "--recursive")
+	case "mc":
+		return a == "mirror" || a == "cp" && s.hasFlag("r", "--recursive")
+	}
 	return false
 }
 
@@ -161,17 +184,26 @@ func credReads(c *execCtx, s *Segment) []string {
 			if f := httpieFile(a); f != "" && isHTTPie(s.Name()) {
 				a = f // http POST url field@file
 			}
+			// ImageMagick's text:/etc/shadow, label:@file, msl:script name the file they read.
+			a = imageMagickOperand(s.Name(), a)
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {
 				a = a[i+2:]
 			}
 			if strings.HasPrefix(a, "-") {
-				// --input=~/.aws/credentials, -Dfile=$HOME/.ssh/id_rsa: a credential store
-				// handed to the program as an option's value is read like a plain argument.
-				a = optionPath(a)
-				if a == "" {
-					continue
+				// --input=~/.aws/credentials, -Dfile=$HOME/.ssh/id_rsa, --config-dir=~/.aws: a
+				// credential store handed to the program as an option's value is read like a
+				// plain argument, unless the program owns the store (cred_optvalue.go).
+				if p, ok := optionCred(c, s, a, optionPath(a), rec); ok {
+					out = append(out, p)
 				}
+				continue
+			}
+			if i > 0 && pathOption(args[i-1]) {
+				if p, ok := optionCred(c, s, args[i-1], a, rec); ok {
+					out = append(out, p)
+				}
+				continue
 			}
 			if p, ok := c.credArg(a, rec); ok {
 				out = append(out, p)

@@ -12,7 +12,7 @@ import "strings"
 // dbLocalWriteOK reports a database call whose connection is this machine's and whose SQL is
 // visible or comes from a workspace file.
 func dbLocalWriteOK(c *execCtx, d dbCall) bool {
-	if !dbLocal(c, d.conn) {
+	if !dbLocalCall(c, d) {
 		return false
 	}
 	if d.unseen == "" {

@@ -587,7 +587,12 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 		if f, ok := optValue(s.Args[1:], "-f"); ok && !s.hasFlag("lyF") {
 			dests = append(dests, f)
 		}
+	case "sqlite3", "sqlite", "duckdb", "sqlcipher":
+		dests = sqliteWrites(s)
+	default:
+		dests = catalogOutputs(s)
 	}
+	out = append(out, optionWriteTargets(c, s, dests)...)
 	for _, d := range dests {
 		if d == "-" || d == "" {
 			continue

@@ -17,8 +17,12 @@ var fetchers = table[map[string]bool]{build: func() map[string]bool {
 
 // interpreters run code from stdin when given no script.
 var interpreters = table[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
+	m := map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
 		"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "osascript": true, "tclsh": true}
+	for n := range ecoInterps.get() {
+		m[n] = true
+	}
+	return m
 }}
 
 func isFetcher(s *Segment) bool {
@@ -846,6 +850,12 @@ func executedFile(s *Segment) string {
 	}
 	if n == "php" {
 		return phpScript(s.Args[1:])
+	}
+	if e := ecoInterps.get()[n]; e != nil {
+		if e.hasCode(s.Args[1:]) {
+			return ""
+		}
+		return e.executedFile(s.Args[1:])
 	}
 	if shells.get()[n] || interpreters.get()[n] || n == "source" || n == "." {
 		if _, hasC := shellCode(s.Args[1:]); hasC {

@@ -1785,6 +1785,9 @@ func pkgJVM(c *execCtx, s *Segment, tool string) []pkgOp {
 			return pkgOp{}, false
 		})
 	case "gradle":
+		if op, ok := gradleForeignScript(c, s); ok {
+			return []pkgOp{op}
+		}
 		tasks := pkgSub(s, "-p", "--project-dir", "-b", "--build-file", "-c", "--settings-file", "-x", "--exclude-task", "--init-script", "-I",
 			"--console", "--warning-mode", "--max-workers", "-g", "--gradle-user-home", "--include-build", "--priority")
 		return pkgTargets(s, tool, tasks, func(t string) (pkgOp, bool) {

@@ -30,6 +30,9 @@ func catalogRules() []*Rule {
 				if !ok || s.Privileged || e.Class != catalog.CommandReadOnly && e.Class != catalog.CommandBuild {
 					return "", false
 				}
+				if len(e.Env) > 0 && envProd(c, s) != "" {
+					return "", false // RAILS_ENV=production rails console: the environment named by a variable
+				}
 				return "Runs " + s.Name() + ", which " + e.What, true
 			},
 		},

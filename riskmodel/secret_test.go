@@ -232,3 +232,27 @@ func FuzzRedactSecrets(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSecYAMLKeyLine checks that secYAMLKeyLine never skips text on which the YAML-key
+// detector's expression finds a key that names a secret.
+func FuzzSecYAMLKeyLine(f *testing.F) {
+	for _, s := range []string{"password: hunter2", "  - api_key:\tx", "rule: fs.delete", "a\ntoken : v", "x: y\n-- secret: z", "url: http://a:b", "-\t-Token:  v"} {
+		f.Add(s)
+	}
+	var yaml *secKeyedDetector
+	for i := range secKeyedDetectors {
+		if secKeyedDetectors[i].style == 'y' {
+			yaml = &secKeyedDetectors[i]
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if secYAMLKeyLine(s) {
+			return
+		}
+		for _, m := range yaml.re().FindAllStringSubmatchIndex(s, -1) {
+			if key := s[m[2]:m[3]]; secSecretKeyStrength(key) != secKeyNone {
+				t.Fatalf("secYAMLKeyLine(%q) = false, but the detector finds the key %q", s, key)
+			}
+		}
+	})
+}

@@ -169,13 +169,29 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			x.envAssign(args[0][:i], args[0][i+1:], false, ctx)
 			seg.Args = args[1:]
 			continue
+		case elixirScriptCmd(name, args[1:]) != nil:
+			// elixir -S mix test, iex -S mix phx.server: the script on PATH is what runs.
+			ctx = ctx.with(name + " -S")
+			seg.Args = elixirScriptCmd(name, args[1:])
+			continue
 		case tableWrappers.get()[name] != nil:
-			argv, codes, runs, priv, timer := tableWrappers.get()[name].unwrap(args[1:])
+			w := tableWrappers.get()[name]
+			argv, codes, runs, priv, timer := w.unwrap(args[1:])
 			inner := ctx.with(name)
 			if timer {
 				inner = inner.with("scheduled by " + name)
 			}
 			inner.privileged = inner.privileged || priv
+			if runs && w.self != nil && w.self(args[1:]) {
+				// The wrapper's own use (an attach, a command file) is judged, and so is the
+				// code its options carry; the program it would start is not the point.
+				for _, code := range codes {
+					c := inner
+					c.depth++
+					x.nested(seg, code, c)
+				}
+				runs = false
+			}
 			if !runs {
 				// No inner command: the wrapper itself (a shell, an attach, a listing).
 				seg.Privileged = seg.Privileged || priv
@@ -393,6 +409,7 @@ func embeddedCommands(s *Segment) []string {
 		}
 		return ""
 	}
+	out = append(out, sqliteCodes(s)...)
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch s.Name() {

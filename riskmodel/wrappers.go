@@ -30,6 +30,10 @@ type wrapperSpec struct {
 	parse func(args []string) (argv []string, codes []string, ok bool)
 	// timer options make the inner command run later and again (persistence).
 	timerOpts []string
+	// self, when set, reports a use the rules must see as the wrapper's own as well as
+	// through what it runs: a debugger or tracer attaching to a running process, reading a
+	// command file or connecting to a remote target (debuggers.go).
+	self func(args []string) bool
 }
 
 func opts(names ...string) map[string]bool {
@@ -49,8 +53,8 @@ var tableWrappers = table[map[string]*wrapperSpec]{build: func() map[string]*wra
 		"toybox":    {},
 		"taskset":   {operands: 1, noCmdFlags: "p"},
 		"chrt":      {optArgs: opts("-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"), operands: 1, noCmdFlags: "pm"},
-		"strace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-a", "-b", "-O", "-S", "-X", "-U", "--output", "--attach", "--user", "--env", "--trace-path")},
-		"ltrace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-E", "-F", "-l", "-x", "--output", "--library")},
+		"strace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-a", "-b", "-O", "-S", "-X", "-U", "--output", "--attach", "--user", "--env", "--trace-path"), self: tracerAttaches},
+		"ltrace":    {optArgs: opts("-o", "-e", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-E", "-F", "-l", "-x", "--output", "--library"), self: tracerAttaches},
 		"ssh-agent": {optArgs: opts("-a", "-E", "-t", "-P", "-O"), noCmdFlags: "kscD"},
 		"firejail":  {},
 		"bwrap":     {optArgs: opts("--dev", "--proc", "--tmpfs", "--dir", "--mqueue", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname", "--lock-file", "--sync-fd", "--info-fd", "--block-fd", "--userns-block-fd", "--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--remount-ro", "--args", "--userns", "--userns2", "--pidns", "--cap-add", "--cap-drop", "--perms", "--size", "--json-status-fd"), optArgs2: opts("--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod")},
@@ -86,7 +90,14 @@ var tableWrappers = table[map[string]*wrapperSpec]{build: func() map[string]*wra
 		"parallel":         {parse: parseParallel},
 		"sem":              {parse: parseParallel},
 		"expect":           {parse: parseExpect},
-		"gdb":              {parse: parseGdb},
+		"gdb":              {parse: parseGdb, self: gdbOwnUse},
+		"lldb":             {parse: parseLldb, self: lldbOwnUse},
+		"perf":             {parse: parsePerf, self: perfOwnUse},
+		"heaptrack":        {optArgs: opts("-o", "--output", "--record-only-to"), noCmdFlags: "pa", self: heaptrackOwnUse},
+		"py-spy":           {parse: parseSamplingProfiler, self: samplerAttaches},
+		"rbspy":            {parse: parseSamplingProfiler, self: samplerAttaches},
+		"entr":             {parse: parseEntr},
+		"watchexec":        {parse: parseWatchexec},
 		"capsh":            {privileged: true, parse: parseCapsh},
 		"machinectl":       {privileged: true, parse: parseMachinectl},
 		"cmd":              {parse: parseCmdExe},
@@ -325,42 +336,6 @@ func parseExpect(args []string) ([]string, []string, bool) {
 }
 
 var reGdbSystem = lazyRegexp(`system\s*\(\s*"((?:[^"\\]|\\.){1,1000})"`)
-
-// parseGdb reads gdb's -ex/-iex commands ("!sh", "shell cmd", "python …", "call
-// system(\"cmd\")") and "--args prog …" (GTFOBins: gdb). Python code becomes a python -c
-// segment so the interpreter analysis judges it.
-func parseGdb(args []string) ([]string, []string, bool) {
-	var codes []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch a {
-		case "--args", "-args":
-			if i+1 < len(args) {
-				return args[i+1:], codes, true
-			}
-		case "-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--init-eval-command", "-init-eval-command":
-			if i+1 >= len(args) {
-				break
-			}
-			i++
-			c := strings.TrimSpace(args[i])
-			switch {
-			case strings.HasPrefix(c, "!"):
-				codes = append(codes, c[1:])
-			case strings.HasPrefix(c, "shell "):
-				codes = append(codes, c[len("shell "):])
-			case strings.HasPrefix(c, "python ") || strings.HasPrefix(c, "py ") || strings.HasPrefix(c, "pi ") || strings.HasPrefix(c, "python-interactive "):
-				py := c[strings.IndexByte(c, ' ')+1:]
-				codes = append(codes, "python3 -c "+shellQuote(py))
-			default:
-				for _, m := range reGdbSystem().FindAllStringSubmatch(c, 4) {
-					codes = append(codes, unescapeCodeString(m[1]))
-				}
-			}
-		}
-	}
-	return nil, codes, len(codes) > 0
-}
 
 // parseCapsh reads "capsh [--opts] -- [bash args]": what follows "--" is passed to bash
 // (GTFOBins: capsh).

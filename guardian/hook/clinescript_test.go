@@ -29,7 +29,7 @@ func TestClineScript(t *testing.T) {
 		{"cancel then crash", `echo '{}'; exit 3`, 15000, "cancel: exited with status 3"},
 		{"killed", `kill -9 $$`, 15000, "cancel: killed or gave no answer within 15 s (exit status 137)"},
 		{"missing", `/nonexistent/guardian hook cline`, 15000, "cancel: exited with status 127"},
-		{"empty", `true`, 15000, "cancel: printed no answer of guardian's"},
+		{"empty", `true`, 15000, "cancel: exited 0 and printed nothing"},
 		{"garbage", `echo 'guardian_faults: not a hook reply'`, 15000, "cancel: printed no answer of guardian's"},
 		{"other JSON", `echo '{"cancel":false}'`, 15000, "cancel: printed no answer of guardian's"},
 		{"two lines", `printf '{"cancel":true,"errorMessage":"a"}\n{}\n'`, 15000, "cancel: more than one line"},

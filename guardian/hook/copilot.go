@@ -30,8 +30,10 @@ const EventCopilotPreToolUse = "preToolUse"
 // and VS Code reads the same inside hookSpecificOutput, so guardian writes both in one object.
 //
 // guardian never prints allow: a Copilot hook's allow overrides the user's --deny-tool rules
-// and Copilot's own path check, so "no objection" is no output, which leaves Copilot's
-// permissions in charge. Copilot runs the tool when a hook times out or prints anything but one
+// and Copilot's own path check, so "no objection" is {}, an output with no permissionDecision
+// (every field of PreToolUseHookOutput is optional), which leaves Copilot's permissions in
+// charge. It is not Copilot's other no-decision reply, no output, so that guardian's every
+// answer is one JSON object and the fail-closed wrapper can read an empty stdout as a failure. Copilot runs the tool when a hook times out or prints anything but one
 // JSON object (docs/hosts.md has what a real run showed); a hook that exits non-zero blocks,
 // but then the model learns only that the hook failed. So the fail-safe is guardian's ask in
 // JSON with exit 0 — given before the deadline, which sits below the host timeout — and an ask
@@ -122,14 +124,14 @@ func (Copilot) Parse(stdin []byte, _ func(string) string) (Call, error) {
 	return c, nil
 }
 
-// Answer is no output for allow (and for a file edit guardian has nothing against), a deny or
-// an ask with the reason otherwise.
+// Answer is {} for allow (and for a file edit guardian has nothing against), a deny or an ask
+// with the reason otherwise.
 func (Copilot) Answer(c Call, res guardian.Result) Reply {
 	switch {
 	case res.Decision == riskmodel.Allow:
-		return Reply{}
+		return Copilot{}.NoVerdict(c.Event)
 	case c.NeverAllow && res.Status == guardian.StatusAgentPolicy:
-		return Reply{}
+		return Copilot{}.NoVerdict(c.Event)
 	case res.Decision == riskmodel.Deny:
 		return copilotReply("deny", reason(res))
 	}
@@ -140,6 +142,10 @@ func (Copilot) Answer(c Call, res guardian.Result) Reply {
 func (Copilot) Failsafe(_, why string) Reply {
 	return copilotReply("ask", clean("guardian could not review this tool call, so it asks you: "+why))
 }
+
+// NoVerdict is {}: no permissionDecision, so Copilot's own permissions decide — and VS Code's,
+// which reads an empty hookSpecificOutput the same way.
+func (Copilot) NoVerdict(string) Reply { return Reply{Stdout: []byte("{}\n")} }
 
 // copilotReply is one JSON object both Copilot CLI (top level) and VS Code
 // (hookSpecificOutput) read.
@@ -165,11 +171,11 @@ type copilotEntry struct {
 
 // copilotFailClosed is the fail-closed wrapper for Copilot CLI, which runs the tool when a
 // hook times out or prints anything but one JSON object: its block is guardian's fail-safe
-// ask, and guardian's answers are no output and a deny or an ask in JSON, with exit 0.
+// ask, and guardian's answers are {} (no objection) and a deny or an ask in JSON, with exit 0.
 var copilotFailClosed = failClosed{
 	protocol: Copilot{},
 	event:    EventCopilotPreToolUse,
-	accepted: []string{`'0:'`,
+	accepted: []string{`'0:{}'`,
 		`'0:{"permissionDecision":"deny","permissionDecisionReason":"'*'","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"'*'"}}'`,
 		`'0:{"permissionDecision":"ask","permissionDecisionReason":"'*'","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"'*'"}}'`},
 }
@@ -283,9 +289,10 @@ func findCopilot(content []byte) ([]Installed, error) {
 }
 
 // interpretCopilot says what Copilot CLI 1.0.102 makes of a preToolUse hook's reply
-// (docs/hosts.md): a non-zero exit blocks; no output leaves Copilot's own permissions to
-// decide; exactly one JSON object decides by its case-sensitive permissionDecision; anything
-// else runs the tool.
+// (docs/hosts.md): a non-zero exit blocks; no output, or one JSON object with no
+// permissionDecision ({}, guardian's no objection), leaves Copilot's own permissions to decide,
+// which verify reads as allow; exactly one JSON object decides by its case-sensitive
+// permissionDecision; anything else runs the tool.
 func interpretCopilot(out []byte, code int) string {
 	if code != 0 {
 		return "blocked"
@@ -301,6 +308,8 @@ func interpretCopilot(out []byte, code int) string {
 		return "runs (fails open: the reply is not one JSON object)"
 	}
 	switch reply.PermissionDecision {
+	case "":
+		return "allow"
 	case "allow", "deny", "ask":
 		return reply.PermissionDecision
 	}

@@ -71,7 +71,7 @@ func TestCopilotReplies(t *testing.T) {
 		reply Reply
 		host  string
 	}{
-		{"allow is no output", Copilot{}.Answer(call, result(riskmodel.Allow)), "allow"},
+		{"allow is {}", Copilot{}.Answer(call, result(riskmodel.Allow)), "allow"},
 		{"deny", Copilot{}.Answer(call, result(riskmodel.Deny)), "deny"},
 		{"ask", Copilot{}.Answer(call, result(riskmodel.Ask)), "ask"},
 		{"fail-safe", Copilot{}.Failsafe("", "boom"), "ask"},
@@ -83,9 +83,11 @@ func TestCopilotReplies(t *testing.T) {
 			if got := interpretCopilot(tc.reply.Stdout, tc.reply.Exit); got != tc.host {
 				t.Errorf("Copilot reads %q as %s, want %s", tc.reply.Stdout, got, tc.host)
 			}
-			if tc.name == "allow is no output" {
-				if len(tc.reply.Stdout) != 0 {
-					t.Errorf("allow printed %q", tc.reply.Stdout)
+			if tc.name == "allow is {}" {
+				// Never "allow": Copilot's allow overrides the user's --deny-tool rules. Never
+				// empty: the fail-closed wrapper reads that as a guardian that failed.
+				if string(tc.reply.Stdout) != "{}\n" {
+					t.Errorf("allow printed %q, want {}", tc.reply.Stdout)
 				}
 				return
 			}
@@ -106,6 +108,8 @@ func TestCopilotReplies(t *testing.T) {
 		want string
 	}{
 		{"", 1, "blocked"},
+		{"", 0, "allow"},
+		{"{}", 0, "allow"},
 		{`{"permissionDecision":"allow"}`, 1, "blocked"},
 		{"garbage", 0, "runs (fails open: the reply is not one JSON object)"},
 		{`{"permissionDecision":"Deny"}`, 0, `runs (fails open: permissionDecision "Deny")`},

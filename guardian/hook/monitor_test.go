@@ -49,11 +49,12 @@ func TestMonitor(t *testing.T) {
 				if r.Exit != 0 || r.Stderr != "" {
 					t.Errorf("exit %d stderr %q, want exit 0 and nothing on stderr", r.Exit, r.Stderr)
 				}
-				// Claude Code and Qwen Code: no output ("no opinion"); Codex: no output ("no
-				// verdict"); Copilot CLI: no output (its own rules decide); Gemini: {} (no
-				// decision: its approval mode decides); OpenCode's plugin: "none" (it blocks on an
-				// empty answer); Cline and Cursor: {} (go on with the host's own settings).
-				want := map[string]string{"claude": "", "codex": "", "gemini": "{}\n", "qwen": "", "copilot": "",
+				// Claude Code: no output ("no opinion"); Codex: no output ("no verdict"); Qwen
+				// Code and Copilot CLI: {} (no decision: their own rules decide; never empty, which
+				// their fail-closed wrapper reads as a failure); Gemini: {} (no decision: its
+				// approval mode decides); OpenCode's plugin: "none" (it blocks on an empty answer);
+				// Cline and Cursor: {} (go on with the host's own settings).
+				want := map[string]string{"claude": "", "codex": "", "gemini": "{}\n", "qwen": "{}\n", "copilot": "{}\n",
 					"opencode": "{\"decision\":\"none\"}\n", "cline": "{}\n", "cursor": "{}\n"}[h.Name]
 				if _, ok := payloads[h.Name]; !ok {
 					t.Fatalf("no monitor payload for host %s: add one", h.Name)

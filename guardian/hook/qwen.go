@@ -24,7 +24,8 @@ const QwenMatcher = "^(run_shell_command|write_file|edit|notebook_edit|mcp__.+)$
 // cwd, hook_event_name, timestamp, permission_mode, agent_id?, tool_name, tool_input,
 // tool_use_id, tool_call_id?} (packages/core/src/hooks/hookEventHandler.ts,
 // firePreToolUseEvent and createBaseInput), and the reply is Claude Code's
-// hookSpecificOutput.permissionDecision, which guardian already writes.
+// hookSpecificOutput.permissionDecision, which guardian writes for deny and ask (its allow is
+// {}: see Answer).
 //
 // Two things differ from Claude Code. The tools are Gemini's (run_shell_command, write_file,
 // edit, notebook_edit; MCP tools are mcp__SERVER__TOOL). And Qwen Code fires PreToolUse when a
@@ -121,23 +122,51 @@ func (Qwen) Parse(stdin []byte, _ func(string) string) (Call, error) {
 	return c, nil
 }
 
-// Answer is Claude Code's PreToolUse reply: Qwen Code reads the same hookSpecificOutput.
-func (Qwen) Answer(c Call, res guardian.Result) Reply { return Claude{}.Answer(c, res) }
+// Answer is Claude Code's PreToolUse reply for deny and ask (hookSpecificOutput.permissionDecision
+// with the reason), and {} — no decision — for allow and for a file write guardian has nothing
+// against. Qwen Code 0.24.4 never tells a hook's allow apart from no decision when it runs a
+// tool (firePreToolUseHook proceeds on both; nothing calls PreToolUseHookOutput.isAllowed), but
+// it merges the outputs of an event's hooks key by key with the last hook winning
+// (HookAggregator.mergeWithOrLogic), so an "allow" from guardian, installed after a user's own
+// hook, would override that hook's deny (TestQwen/user's_deny_hook_kept showed it on the real
+// host). {} adds no key. And it is never the empty reply, which the fail-closed wrapper reads
+// as a guardian that failed.
+func (Qwen) Answer(c Call, res guardian.Result) Reply {
+	if res.Decision == riskmodel.Allow || (c.NeverAllow && res.Status == guardian.StatusAgentPolicy) {
+		return Qwen{}.NoVerdict(c.Event)
+	}
+	r := Claude{}.Answer(c, res)
+	if len(r.Stdout) == 0 && r.Exit == 0 {
+		return Qwen{}.NoVerdict(c.Event)
+	}
+	return r
+}
 
 // Failsafe is Claude Code's: ask in JSON (a deny where Qwen cannot prompt), or exit 2 with the
-// reason on stderr when the event is unknown.
-func (Qwen) Failsafe(event, why string) Reply { return Claude{}.Failsafe(event, why) }
+// reason on stderr for any other event (Claude Code's empty reply to a PermissionRequest would
+// be no decision, and Qwen's PermissionRequest is not guardian's hook).
+func (Qwen) Failsafe(event, why string) Reply {
+	if event == EventPermissionRequest {
+		event = ""
+	}
+	return Claude{}.Failsafe(event, why)
+}
+
+// NoVerdict is {}: Qwen Code parses it as a hook output with no decision and runs the tool
+// (firePreToolUseHook proceeds when the output is neither deny, ask nor continue:false), as it
+// does for no output — which Qwen counts as a hook that returned nothing, and which the
+// fail-closed wrapper reads as a failure. It is guardian's allow as well (Answer).
+func (Qwen) NoVerdict(string) Reply { return Reply{Stdout: []byte("{}\n")} }
 
 // qwenFailClosed is the fail-closed wrapper for Qwen Code, which runs the tool when a hook
-// exits with a status other than 0 or 2, prints something that is not JSON or times out: its
-// block is guardian's fail-safe ask, and guardian's answers are no output, a
-// permissionDecision in JSON (exit 0), and exit 2 (the fail-safe before the event is known),
-// which Qwen reads as a block whatever is on stdout.
+// exits with a status other than 0 or 2, prints nothing or something that is not JSON, or
+// times out: its block is guardian's fail-safe ask, and guardian's answers are {} (allow, no
+// objection), a deny or an ask permissionDecision in JSON (exit 0), and exit 2 (the fail-safe
+// before the event is known), which Qwen reads as a block whatever is on stdout.
 var qwenFailClosed = failClosed{
 	protocol: Qwen{},
 	event:    EventPreToolUse,
-	accepted: []string{`'0:'`,
-		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"'*'"}}'`,
+	accepted: []string{`'0:{}'`,
 		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"'*'"}}'`,
 		`'0:{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"'*'"}}'`,
 		`'2:'*`},
@@ -198,8 +227,10 @@ func qwenPayload(command, project string) string {
 
 // interpretQwen says what Qwen Code 0.24.4 makes of a hook's reply (hookRunner's close
 // handler, docs/hosts.md): exit 2 blocks with stderr as the reason (stdout is not read); exit 0
-// with a JSON object decides by its permissionDecision; exit 0 with other text, exit 1 and any
-// other status run the tool.
+// with a JSON object decides by its permissionDecision, and with no decision in it ({}), or no
+// output at all, runs the tool as an allow does — Qwen fires PreToolUse after its own approval
+// and reads no allow apart from no decision, so both are "allow"; exit 0 with other text, exit
+// 1 and any other status run the tool too, failing open.
 func interpretQwen(out []byte, code int) string {
 	switch {
 	case code == 2:
@@ -207,7 +238,7 @@ func interpretQwen(out []byte, code int) string {
 	case code != 0:
 		return fmt.Sprintf("runs (fails open: exit status %d)", code)
 	case len(bytes.TrimSpace(out)) == 0:
-		return "no opinion"
+		return "allow"
 	}
 	var reply struct {
 		Decision           string `json:"decision"`
@@ -225,7 +256,7 @@ func interpretQwen(out []byte, code int) string {
 		if reply.Decision == "deny" || reply.Decision == "block" {
 			return "deny"
 		}
-		return "no opinion"
+		return "allow"
 	default:
 		return fmt.Sprintf("runs (fails open: permissionDecision %q)", d)
 	}

@@ -69,14 +69,25 @@ func TestQwenReplies(t *testing.T) {
 		reply Reply
 		host  string // interpretQwen of the reply
 	}{
-		{"allow", Qwen{}.Answer(call, result(riskmodel.Allow)), "allow"},
+		{"allow is {}", Qwen{}.Answer(call, result(riskmodel.Allow)), "allow"},
 		{"deny", Qwen{}.Answer(call, result(riskmodel.Deny)), "deny"},
 		{"ask", Qwen{}.Answer(call, result(riskmodel.Ask)), "ask"},
-		{"file edit allowed: no opinion", Qwen{}.Answer(Call{Event: EventPreToolUse, NeverAllow: true}, result(riskmodel.Allow)), "no opinion"},
+		{"file edit allowed: no opinion", Qwen{}.Answer(Call{Event: EventPreToolUse, NeverAllow: true}, result(riskmodel.Allow)), "allow"},
+		{"no verdict", NoVerdict(Qwen{}, EventPreToolUse), "allow"},
 		{"fail-safe", Qwen{}.Failsafe(EventPreToolUse, "boom"), "ask"},
 		{"fail-safe before the event is known", Qwen{}.Failsafe("", "boom"), "blocked"},
+		{"fail-safe for a PermissionRequest", Qwen{}.Failsafe(EventPermissionRequest, "boom"), "blocked"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// Every answer is printed (or exits 2): the fail-closed wrapper blocks an exit 0
+			// with nothing on stdout as a guardian that failed.
+			if tc.reply.Exit == 0 && len(bytes.TrimSpace(tc.reply.Stdout)) == 0 {
+				t.Errorf("no output with exit 0")
+			}
+			// Never permissionDecision "allow", which would override another hook's deny.
+			if bytes.Contains(tc.reply.Stdout, []byte(`"allow"`)) {
+				t.Errorf("reply %s says allow", tc.reply.Stdout)
+			}
 			if got := interpretQwen(tc.reply.Stdout, tc.reply.Exit); got != tc.host {
 				t.Errorf("Qwen reads %q exit %d as %s, want %s", tc.reply.Stdout, tc.reply.Exit, got, tc.host)
 			}

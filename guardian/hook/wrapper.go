@@ -13,7 +13,10 @@ import (
 // Qwen Code, Copilot CLI and Cline run the tool on some of those (docs/hosts.md has what each
 // real host showed), so guardian's hook command runs inside a small POSIX sh program, written
 // by the installer, that passes guardian's output on only when it is one of guardian's answers
-// for that host and prints the host's block otherwise.
+// for that host and prints the host's block otherwise. Every answer guardian gives is printed
+// (or, for Qwen's exit 2, has a status that blocks by itself), so an exit 0 with nothing on
+// stdout — a truncated write, a return before the reply, an os.Exit(0) in a library — is a
+// block for every host, whatever the host itself would make of it.
 //
 // The program is the same for every host; a host differs in its block reply (its protocol's
 // Failsafe, or in monitor mode its NoVerdict, so that a monitored hook never stands in the
@@ -25,7 +28,7 @@ type failClosed struct {
 	// accepted are sh case patterns over "STATUS:STDOUT" (stdout without its trailing
 	// newlines, as $(…) reads it) that match exactly guardian's own answers to the host: what
 	// the program passes on, with the same exit status. A pattern never sees a reply of more
-	// than one line.
+	// than one line, nor an exit 0 with no output: that is a block, for every host.
 	accepted []string
 }
 
@@ -56,7 +59,7 @@ func (w failClosed) block(monitor bool) string {
 // (stdin is the host's payload, stderr goes to the host), under coreutils' `timeout -s KILL`
 // of seconds (a shell word) where the machine has it; then guardian's output is passed on if
 // it is one of the accepted answers, and the host's block is printed otherwise, saying what
-// went wrong: a non-zero exit (127: guardian is missing), a kill (137, or 124), no output or
+// went wrong: a non-zero exit (127: guardian is missing), a kill (137, or 124), no output,
 // garbage, more than one line, any other JSON.
 func (w failClosed) check(run, seconds string, monitor bool) string {
 	return w.block(monitor) + `if command -v timeout >/dev/null 2>&1; then
@@ -66,7 +69,7 @@ else
 fi
 status=$?
 case $status:$reply in
-*'
+0: | *'
 '*) ;;
 ` + strings.Join(w.accepted, " | ") + `)
 	[ -z "$reply" ] || printf '%s\n' "$reply"
@@ -75,6 +78,7 @@ esac
 case $status in
 0)
 	case $reply in
+	'') block "the hook command exited 0 and printed nothing" ;;
 	*'
 '*) block "the hook command printed more than one line" ;;
 	esac

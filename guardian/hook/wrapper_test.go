@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os/exec"
 	"strconv"
@@ -84,25 +85,30 @@ func guardianReplies(p Protocol, event string) map[string]Reply {
 	call := Call{Event: event}
 	never := Call{Event: event, NeverAllow: true}
 	return map[string]Reply{
-		"allow":              p.Answer(call, res(riskmodel.Allow)),
-		"deny":               p.Answer(call, res(riskmodel.Deny)),
-		"ask":                p.Answer(call, res(riskmodel.Ask)),
-		"never-allow allow":  p.Answer(never, res(riskmodel.Allow)),
-		"never-allow deny":   p.Answer(never, res(riskmodel.Deny)),
-		"failsafe":           p.Failsafe(event, why),
-		"failsafe, no event": p.Failsafe("", why),
-		"no verdict":         NoVerdict(p, event),
-		"monitor":            Monitor(p).Answer(call, res(riskmodel.Deny)),
+		"allow":                 p.Answer(call, res(riskmodel.Allow)),
+		"deny":                  p.Answer(call, res(riskmodel.Deny)),
+		"ask":                   p.Answer(call, res(riskmodel.Ask)),
+		"never-allow allow":     p.Answer(never, res(riskmodel.Allow)),
+		"never-allow deny":      p.Answer(never, res(riskmodel.Deny)),
+		"failsafe":              p.Failsafe(event, why),
+		"failsafe, no event":    p.Failsafe("", why),
+		"failsafe, other event": p.Failsafe(EventPermissionRequest, why),
+		"no verdict":            NoVerdict(p, event),
+		"monitor":               Monitor(p).Answer(call, res(riskmodel.Deny)),
 	}
 }
 
 // TestFailClosedPassesGuardiansAnswers runs each of guardian's replies to each wrapped host
-// through the wrapper: the host must get exactly guardian's stdout and exit status.
+// through the wrapper: the host must get exactly guardian's stdout and exit status. None of
+// them is an exit 0 with nothing on stdout, which the wrapper blocks as a failure.
 func TestFailClosedPassesGuardiansAnswers(t *testing.T) {
 	for _, sh := range shells(t) {
 		for _, h := range append(wrappedHosts(t), wrapped{w: clineFailClosed}) {
 			for name, r := range guardianReplies(h.w.protocol, h.w.event) {
 				t.Run(sh+"/"+h.w.event+"/"+name, func(t *testing.T) {
+					if r.Exit == 0 && len(bytes.TrimSpace(r.Stdout)) == 0 {
+						t.Fatalf("guardian answers with nothing on stdout and exit 0, which the wrapper reads as a failure")
+					}
 					out, code := runWrapped(t, h.w, sh, printing(r), 15, "{}")
 					if !bytes.Equal(bytes.TrimRight(out, "\n"), bytes.TrimRight(r.Stdout, "\n")) || code != r.Exit {
 						t.Fatalf("the host got %q, exit %d; guardian answered %q, exit %d", out, code, r.Stdout, r.Exit)
@@ -116,8 +122,9 @@ func TestFailClosedPassesGuardiansAnswers(t *testing.T) {
 // TestFailClosedBlocks runs the wrapper around hook commands that fail in every way guardian
 // cannot answer for itself, under dash and bash, and checks that the host reads a block each
 // time — the host's own reading (Interpret), never "allow" or a fail-open run — with a reason
-// that says what happened. Empty output is guardian's own "no objection" for Qwen and Copilot
-// (it prints nothing then), so there it passes, as guardian's answer.
+// that says what happened. Empty output with exit 0 is among them for every host: guardian
+// always prints its answer, so nothing on stdout is a guardian that failed (a truncated write,
+// an early return, an os.Exit(0) in a library), never a no objection.
 func TestFailClosedBlocks(t *testing.T) {
 	_, noTimeout := exec.LookPath("timeout")
 	cases := []struct {
@@ -130,7 +137,9 @@ func TestFailClosedBlocks(t *testing.T) {
 		{"answer then crash", `printf '{}\n'; exit 3`, 15, "exited with status 3"},
 		{"kill signal", `kill -9 $$`, 15, "killed or gave no answer within 15 s (exit status 137)"},
 		{"missing binary", `/nonexistent/guardian hook x --deadline 10s`, 15, "exited with status 127"},
-		{"empty output", `cat >/dev/null`, 15, "printed no answer of guardian's"},
+		{"empty output", `cat >/dev/null`, 15, "exited 0 and printed nothing"},
+		{"empty output, no read", `exit 0`, 15, "exited 0 and printed nothing"},
+		{"blank line", `cat >/dev/null; echo`, 15, "exited 0 and printed nothing"},
 		{"garbage", `echo 'guardian_faults: not a hook reply'`, 15, "printed no answer of guardian's"},
 		{"garbage before the answer", `echo garbage; printf '{}\n'`, 15, "more than one line"},
 		{"garbage on the answer's line", `printf 'x{}\n'`, 15, "printed no answer of guardian's"},
@@ -152,12 +161,6 @@ func TestFailClosedBlocks(t *testing.T) {
 						// which Qwen reads as a block whatever is on stdout: passed on.
 						if code != 2 || got != "blocked" {
 							t.Fatalf("Qwen reads %q, exit %d as %s, want exit 2 passed on", out, code, got)
-						}
-						return
-					}
-					if tc.name == "empty output" && h.host.Name != "gemini" {
-						if len(out) != 0 || code != 0 {
-							t.Fatalf("empty output is guardian's no objection here, want it passed: %q, exit %d", out, code)
 						}
 						return
 					}
@@ -268,6 +271,81 @@ func TestFailClosedOlderConfigs(t *testing.T) {
 	}
 }
 
+// TestFailClosedOlderWrapper: a hook inside the wrapper of an older guardian — here one that,
+// like the wrapper before guardian's answers to Qwen and Copilot became {}, passes an empty
+// output on — is not guardian's current wrapper: verify fails it and says to reinstall, and a
+// reinstall replaces it in place with the current one.
+func TestFailClosedOlderWrapper(t *testing.T) {
+	for _, h := range wrappedHosts(t) {
+		t.Run(h.host.Name, func(t *testing.T) {
+			command := "/usr/bin/guardian hook " + h.host.Name + " --deadline 10s"
+			current := h.w.wrap(command, 14)
+			older := strings.Replace(current, "0: | *", "*", 1)
+			older = strings.Replace(older, `'0:{}'`, `'0:' | '0:{}'`, 1)
+			if older == current {
+				t.Fatal("the older wrapper is the current one: the test no longer builds an older wrapper")
+			}
+			files, err := h.host.Install([]File{{Path: "settings.json"}}, command, 15)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[0].Content = replaceString(t, files[0].Content, current, older)
+			found, err := h.host.Verify.Find(files)
+			if err != nil || len(found) != 1 || found[0].Wrapper != "" {
+				t.Fatalf("Find on a config with an older wrapper = %+v, %v", found, err)
+			}
+			if f := h.host.Verify.Check(files, found[0]); len(f) != 1 || f[0].OK || !strings.Contains(f[0].Message, "reinstall") {
+				t.Errorf("verify of an older wrapper: %+v, want a failed check saying to reinstall", f)
+			}
+			in, err := h.host.Install(files, command, 15)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found, err = h.host.Verify.Find(in)
+			if err != nil || len(found) != 1 || found[0].Wrapper != current {
+				t.Fatalf("Find after reinstall = %+v, %v; want the one hook, in the current wrapper", found, err)
+			}
+		})
+	}
+}
+
+// replaceString is the JSON document doc with every string value old replaced by new.
+func replaceString(t *testing.T, doc []byte, old, new string) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		t.Fatal(err)
+	}
+	replaced := 0
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if x == old {
+				replaced++
+				return new
+			}
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if replaced != 1 {
+		t.Fatalf("%d strings %q in %s, want 1", replaced, old, doc)
+	}
+	return out
+}
+
 // BenchmarkFailClosed is what the wrapper adds to every tool call of each wrapped host: the
 // installed command line run as the host runs it (`bash -c LINE`) around a hook command that
 // answers at once; "baseline" is that hook command alone under `bash -c`, what the host ran
@@ -285,5 +363,5 @@ func BenchmarkFailClosed(b *testing.B) {
 	}
 	b.Run("baseline", func(b *testing.B) { run(b, answer, "{}\n") })
 	b.Run("gemini", func(b *testing.B) { run(b, geminiFailClosed.wrap(answer, 14), "{}\n") })
-	b.Run("copilot", func(b *testing.B) { run(b, copilotFailClosed.wrap(`cat >/dev/null`, 14), "") })
+	b.Run("copilot", func(b *testing.B) { run(b, copilotFailClosed.wrap(answer, 14), "{}\n") })
 }

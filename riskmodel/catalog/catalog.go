@@ -28,6 +28,7 @@ type Catalog struct {
 	paths   []PathEntry
 	byClass map[Class][]*PathEntry
 	index   map[Class]*classIndex
+	owners  []Owner
 	hosts   hostData
 }
 
@@ -53,6 +54,12 @@ func load(pathsData, hostsData []byte) (*Catalog, error) {
 		}
 		seen[e.ID] = true
 		c.byClass[e.Class] = append(c.byClass[e.Class], e)
+	}
+	c.owners = pf.Owner
+	for i := range c.owners {
+		if err := c.owners[i].validate(); err != nil {
+			return nil, fmt.Errorf("paths.toml: %w", err)
+		}
 	}
 	c.index = map[Class]*classIndex{}
 	for cl, es := range c.byClass {

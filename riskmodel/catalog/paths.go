@@ -68,6 +68,8 @@ type PathEntry struct {
 
 type pathFile struct {
 	Path []PathEntry `toml:"path" json:"path,omitempty"`
+	// Owner lists the programs whose own configuration a credential store is (owners.go).
+	Owner []Owner `toml:"owner" json:"owner,omitempty"`
 }
 
 // validate checks an entry and compiles its patterns.

@@ -63,6 +63,7 @@ func TestCopilot(t *testing.T) {
 	t.Run("commands", func(t *testing.T) { runCommandTable(t, s, h, timingRounds, runYoloUnguarded) })
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
 	t.Run("hook failure", func(t *testing.T) { runHookFailures(t, s, h) })
+	t.Run("no objection keeps deny-tool", func(t *testing.T) { copilotDenyTool(t, s, h) })
 	t.Run("user hooks kept", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)
@@ -77,4 +78,35 @@ func TestCopilot(t *testing.T) {
 			t.Fatalf("guardian.json after uninstall:\n%s", found)
 		}
 	})
+}
+
+// copilotDenyTool shows why guardian's "no objection" to Copilot is {} and never allow: with
+// the user's --deny-tool 'shell(touch)', a call guardian has nothing against is still refused
+// by Copilot (guardian's {} leaves Copilot's permissions in charge), while a hook of the
+// user's own that prints {"permissionDecision":"allow"} makes Copilot run it.
+func copilotDenyTool(t *testing.T, s suite, h copilotHost) {
+	t.Helper()
+	deny := runOpts{Permissive: true, Args: []string{"--deny-tool", "shell(touch)"}}
+	for _, c := range []struct {
+		name    string
+		prepare func(world)
+		want    outcome
+	}{
+		{"guardian's {}", func(w world) { install(t, h, w, s.guardian) }, hostRefused},
+		{"a hook's allow", func(w world) {
+			writeFile(t, filepath.Join(w.home, ".copilot", "hooks", "allow.json"),
+				`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"cat >/dev/null; echo '{\"permissionDecision\":\"allow\"}'"}]}}`+"\n")
+		}, ran},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := preparedWorld(t, h)
+			c.prepare(w)
+			r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), deny)
+			got := classify(h, r, w.marked("ran"))
+			t.Logf("copilot --deny-tool shell(touch), %s: %s in %s; the model was told: %s", c.name, got, r.took, abbrev(r.Result.Text, 300))
+			if got != c.want {
+				t.Fatalf("outcome %q, want %q\n%s", got, c.want, r.describe())
+			}
+		})
+	}
 }

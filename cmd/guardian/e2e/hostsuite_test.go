@@ -44,7 +44,8 @@ func expected(h host, want outcome) outcome {
 }
 
 // runHookFailures breaks guardian's hook where its own fail-safe cannot reach (guardian-faults'
-// start:… points, and a hook command whose binary is missing) on h with guardian installed by
+// start:… points: a crash, garbage, an exit 0 with no output, a hang; and a hook command whose
+// binary is missing) on h with guardian installed by
 // its installer, and checks that the wrapper the installer puts around the command (Cline: its
 // hook script) stops the call each time, telling the model what happened where the host tells
 // it anything; and that in monitor mode the same crash leaves the call to the host, which runs
@@ -61,6 +62,7 @@ func runHookFailures(t *testing.T, s suite, h host) {
 	}{
 		{"crash", nil, []string{"GUARDIAN_FAULT=start:exit1"}, "the hook command exited with status 1", guardianDenied},
 		{"garbage", nil, []string{"GUARDIAN_FAULT=start:garbage"}, "the hook command printed no answer of guardian's", guardianDenied},
+		{"silent", nil, []string{"GUARDIAN_FAULT=start:silent"}, "the hook command exited 0 and printed nothing", guardianDenied},
 		{"hang", []string{"--timeout", "7"}, []string{"GUARDIAN_FAULT=start:hang"}, "the hook command was killed or gave no answer within", guardianDenied},
 		{"missing", []string{"--command", "/nonexistent/guardian hook " + h.Name() + " --deadline 10s"}, nil, "the hook command exited with status 127", guardianDenied},
 		{"monitor crash", []string{"--monitor"}, []string{"GUARDIAN_FAULT=start:exit1"}, "", ran},

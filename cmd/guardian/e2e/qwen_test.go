@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,6 +58,7 @@ func TestQwen(t *testing.T) {
 	t.Run("commands", func(t *testing.T) { runCommandTable(t, s, h, timingRounds, runYoloUnguarded) })
 	t.Run("failsafe", func(t *testing.T) { runFaults(t, s, h) })
 	t.Run("hook failure", func(t *testing.T) { runHookFailures(t, s, h) })
+	t.Run("user's deny hook kept", func(t *testing.T) { qwenOtherHookDenies(t, s, h) })
 	t.Run("user settings kept", func(t *testing.T) {
 		w := preparedWorld(t, h)
 		install(t, h, w, s.guardian)
@@ -67,4 +69,46 @@ func TestQwen(t *testing.T) {
 			t.Fatalf("guardian verify exit %d:\n%s", v.code, v.out)
 		}
 	})
+}
+
+// qwenOtherHookDenies runs a call guardian has nothing against (`touch MARK && ls`) with a
+// PreToolUse hook of the user's own, listed first, that denies every shell call. Qwen Code runs
+// the hooks of one event together and merges their hookSpecificOutput key by key, the last
+// hook's value winning (HookAggregator.mergeWithOrLogic), so a later hook that answers
+// permissionDecision "allow" overrides the user's deny (the control: such a hook in place of
+// guardian, and the call runs); guardian's allow is {}, which adds no key, and the user's deny
+// stands.
+func qwenOtherHookDenies(t *testing.T, s suite, h qwenHost) {
+	t.Helper()
+	const reason = "the user hook says no"
+	hook := func(decision string) string {
+		return `{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"` + decision + `\",\"permissionDecisionReason\":\"` + reason + `\"}}'"}`
+	}
+	settings := func(hooks string) string {
+		return `{"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"enableAutoUpdate":false,"disableAutoUpdate":true,"disableUpdateNag":true},` +
+			`"hooks":{"PreToolUse":[{"matcher":"^run_shell_command$","hooks":[` + hooks + `]}]}}` + "\n"
+	}
+	for _, c := range []struct {
+		name    string
+		hooks   string
+		install bool
+		want    outcome
+	}{
+		{"guardian after it", hook("deny"), true, hostRefused},
+		{"a hook's allow after it", hook("deny") + "," + hook("allow"), false, ran},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := preparedWorld(t, h)
+			writeFile(t, filepath.Join(w.home, ".qwen", "settings.json"), settings(c.hooks))
+			if c.install {
+				install(t, h, w, s.guardian)
+			}
+			r := h.Run(t, w, h.Shell(fmt.Sprintf("touch %s && ls", w.mark("ran"))), runOpts{Permissive: true})
+			got := classify(h, r, w.marked("ran"))
+			t.Logf("qwen, the user's deny hook, then %s: %s in %s; the model was told: %s", c.name, got, r.took, abbrev(r.Result.Text, 300))
+			if got != c.want || (c.want == hostRefused && !strings.Contains(r.Result.Text, reason)) {
+				t.Fatalf("outcome %q, want %q\n%s", got, c.want, r.describe())
+			}
+		})
+	}
 }
