@@ -254,6 +254,13 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.browser-script-decoded-exec":  a(polRemote),
 		"mcp.browser-script-remote-code":   a(polRemote),
 		"mcp.browser-script-decoded-exfil": d(polExfil),
+		// deny-list effects by what the arguments select (mcp_denylist_effects.go)
+		"mcp.other-project-move":   d(polDestroy),
+		"mcp.public-repo-copy":     d(polExfil),
+		"mcp.port-forward-exposed": d(polTunnel),
+		"mcp.wildcard-selector":    d(polDestroy),
+		"mcp.runaway-scale":        d(polExhaust),
+		"mcp.sql-bulk-user-delete": d(polDestroy),
 	}
 	return t
 }}

@@ -57,3 +57,48 @@ func TestClassMCPBrowserScript(t *testing.T) {
 			decision: Ask, level: High, rules: []string{"mcp.browser-script-remote-code"}},
 	})
 }
+
+// Deny-list effects an MCP call's arguments select: the verb alone would only ask.
+func TestClassMCPDenyListEffects(t *testing.T) {
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "another project moved to the temp dir", req: `{"server":"filesystem","tool":"move_file","arguments":{"source":"/home/rui/code/billing-ui","destination":"/tmp/old/billing-ui"},"workspace":["/home/rui/code/payments-api"]}`,
+			decision: Deny, category: CatDataDeletion, rules: []string{"mcp.other-project-move"}},
+		{name: "another project moved into the trash", req: `{"server":"filesystem","tool":"move_file","arguments":{"source":"/home/rui/projects/site","destination":"/home/rui/.local/share/Trash/files/site"},"workspace":["/home/rui/work/api"]}`,
+			decision: Deny, rules: []string{"mcp.other-project-move"}},
+		{name: "a file moved inside the workspace", req: `{"server":"filesystem","tool":"move_file","arguments":{"source":"/home/rui/code/payments-api/old.go","destination":"/home/rui/code/payments-api/legacy/old.go"},"workspace":["/home/rui/code/payments-api"]}`,
+			decision: Allow, notRules: []string{"mcp.other-project-move"}},
+		{name: "a public repository named as a mirror", req: `{"server":"github","tool":"create_repository","arguments":{"name":"ledger-mirror","private":false},"workspace":["/home/rui/code/ledger"]}`,
+			decision: Deny, category: CatDataExfiltration, rules: []string{"mcp.public-repo-copy"}},
+		{name: "a public repository for a new demo stays asked", req: `{"server":"github","tool":"create_repository","arguments":{"name":"hello-demo","private":false},"workspace":["/home/rui/code/ledger"]}`,
+			decision: Ask, notRules: []string{"mcp.public-repo-copy"}},
+		{name: "a private backup repository is not exposure", req: `{"server":"github","tool":"create_repository","arguments":{"name":"ledger-backup","private":true},"workspace":["/home/rui/code/ledger"]}`,
+			decision: Ask, notRules: []string{"mcp.public-repo-copy"}},
+		{name: "port-forward of a prod service on all interfaces", req: `{"server":"kubernetes","tool":"port_forward","arguments":{"address":"::","localPort":6379,"namespace":"prod","resourceName":"cache","resourceType":"service","targetPort":6379}}`,
+			decision: Deny, category: CatNetworkEgress, rules: []string{"mcp.port-forward-exposed"}},
+		{name: "port-forward of a prod service on loopback stays asked", req: `{"server":"kubernetes","tool":"port_forward","arguments":{"localPort":6379,"namespace":"prod","resourceName":"cache","resourceType":"service","targetPort":6379}}`,
+			decision: Ask, notRules: []string{"mcp.port-forward-exposed"}},
+		{name: "delete every dns record", req: `{"server":"route53","tool":"delete_record","arguments":{"zone":"example.org","name":"*"}}`,
+			decision: Deny, rules: []string{"mcp.wildcard-selector"}},
+		{name: "delete one dns record stays asked", req: `{"server":"cloudflare","tool":"dns_records_delete","arguments":{"zone":"example.org","record_id":"372e67954025e0ba6aaa6d586b9e0b59"}}`,
+			decision: Ask, notRules: []string{"mcp.wildcard-selector"}},
+		{name: "cancel all subscriptions", req: `{"server":"stripe","tool":"cancel_subscription","arguments":{"subscription":"all"}}`,
+			decision: Deny, rules: []string{"mcp.wildcard-selector"}},
+		{name: "refund of one charge stays asked", req: `{"server":"stripe","tool":"create_refund","arguments":{"charge":"ch_3PqL2x"}}`,
+			decision: Ask, notRules: []string{"mcp.wildcard-selector"}},
+		{name: "scale production to a thousand with no reason", req: `{"server":"kubernetes","tool":"scale_deployment","arguments":{"name":"web","namespace":"production","replicas":1000}}`,
+			decision: Deny, category: CatResourceExhaustion, rules: []string{"mcp.runaway-scale"}},
+		{name: "scale production to six stays asked", req: `{"server":"kubernetes","tool":"scale_deployment","arguments":{"name":"web","namespace":"production","replicas":6}}`,
+			decision: Ask, notRules: []string{"mcp.runaway-scale"}},
+		{name: "delete users by signup date on a hosted database", req: `{"server":"neon","tool":"run_sql","arguments":{"projectId":"silent-pond-81","sql":"DELETE FROM public.users WHERE last_login < '2023-01-01'"}}`,
+			decision: Deny, category: CatDataDeletion, rules: []string{"mcp.sql-bulk-user-delete"}},
+		{name: "delete one user by id stays asked", req: `{"server":"neon","tool":"run_sql","arguments":{"projectId":"silent-pond-81","sql":"DELETE FROM public.users WHERE id = 4211"}}`,
+			decision: Ask, notRules: []string{"mcp.sql-bulk-user-delete"}},
+		{name: "delete users on a staging branch stays asked", req: `{"server":"neon","tool":"run_sql","arguments":{"projectId":"silent-pond-81","branchId":"staging","sql":"DELETE FROM users WHERE created_at < now() - interval '1 day'"}}`,
+			decision: Ask, notRules: []string{"mcp.sql-bulk-user-delete"}},
+		{name: "customer list to a shared channel", req: `{"server":"slack","tool":"slack_post_message","arguments":{"channel_id":"C02-partner-acme","text":"Export: maria@example.net, 77 Pine Road; li@example.com; 2,310 records total"}}`,
+			decision: Deny, category: CatDataExfiltration, rules: []string{"mcp.message-customer-data"}},
+		{name: "one contact in a team channel is no dump", req: `{"server":"slack","tool":"slack_post_message","arguments":{"channel_id":"#support","text":"Ping maria@example.net about her ticket"}}`,
+			decision: Allow, notRules: []string{"mcp.message-customer-data"}},
+	})
+}

@@ -223,6 +223,7 @@ func ruleFamilies() []ruleFamily {
 		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules},
 		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: fetchRunRules},
 		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true},
+		{build: mcpDenyListEffectRules, mcp: true},
 	}
 }
 
