@@ -1,0 +1,52 @@
+package riskmodel
+
+import (
+	"context"
+	"testing"
+)
+
+// b8flowCase is one request of a class and the decision docs/policy.md gives it.
+type b8flowCase struct {
+	name, cmd string
+	want      Decision
+}
+
+func runB8flow(t *testing.T, cases []b8flowCase) {
+	t.Helper()
+	a, err := New(Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", tc.cmd}, Cwd: "/home/dev/proj"})
+			if v.Decision != tc.want {
+				t.Errorf("%s: decision %v at %s (%s: %s), want %v", tc.cmd, v.Decision, v.Assessment.Level, v.DecidedBy, v.Assessment.Summary, tc.want)
+			}
+		})
+	}
+}
+
+// A path built on a command that only prints a well-known location — Python's site module
+// (docs: site.getusersitepackages, site.USER_SITE, getsitepackages; sysconfig.get_path
+// "purelib"), git-rev-parse(1) --git-dir / --git-path, systemd-path(1) — names that location.
+// Writing a startup hook (.pth, usercustomize.py, sitecustomize.py: MITRE ATT&CK T1546.018), a
+// git hook or a user unit there is persistence (docs/policy.md), denied; merely listing or
+// printing the location stays allowed.
+func TestClassB8flowLocationQueries(t *testing.T) {
+	runB8flow(t, []b8flowCase{
+		{"usercustomize through getusersitepackages", `printf 'import os\n' > "$(python3 -c 'import site;print(site.getusersitepackages())')/usercustomize.py"`, Deny},
+		{"pth through USER_SITE", `echo 'import sys' > "$(python -c 'import site; print(site.USER_SITE)')/zz.pth"`, Deny},
+		{"pth through from-import", `cp loader.pth "$(python3 -c 'from site import getusersitepackages; print(getusersitepackages())')/"`, Deny},
+		{"sitecustomize through getsitepackages", `cp boot.py "$(python3 -c 'import site; print(site.getsitepackages()[0])')/sitecustomize.py"`, Deny},
+		{"pth through sysconfig purelib", `tee "$(python3 -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/x.pth" < x.pth`, Deny},
+		{"git hook through --git-dir", `cp scripts/check.sh "$(git rev-parse --git-dir)/hooks/post-merge"`, Deny},
+		{"git hook through --git-path", `ln -sf ../../tools/hook "$(git rev-parse --git-path hooks)/pre-push"`, Deny},
+		{"user unit through systemd-path", `cp sync.service "$(systemd-path user-configuration)/systemd/user/sync.service"`, Deny},
+
+		{"list user site-packages", `ls "$(python3 -c 'import site;print(site.getusersitepackages())')"`, Allow},
+		{"print the git dir", `echo "$(git rev-parse --git-dir)"`, Allow},
+		{"read a sample hook", `cat "$(git rev-parse --git-dir)/hooks/pre-commit.sample"`, Allow},
+		{"python prints something else", `python3 -c 'import site; print(site.ENABLE_USER_SITE)'`, Allow},
+	})
+}
