@@ -50,3 +50,27 @@ func TestClassB8flowLocationQueries(t *testing.T) {
 		{"python prints something else", `python3 -c 'import site; print(site.ENABLE_USER_SITE)'`, Allow},
 	})
 }
+
+// Secret stores read through their libraries inside interpreter code (Python keyring,
+// secretstorage, pywin32 win32cred, libsecret via gi; Node keytar; Ruby ruby-keychain;
+// PowerShell CredentialManager and SecretManagement) return a stored password exactly as
+// `security find-generic-password -w` or `keyring get` print one: reading keychains without
+// need is on docs/policy.md's deny list. Code that only names the backend or stores a
+// password reads nothing.
+func TestClassB8flowSecretStoreAPIs(t *testing.T) {
+	runB8flow(t, []b8flowCase{
+		{"keyring get_password", `python3 -c "import keyring; print(keyring.get_password('twine', 'ci-bot'))"`, Deny},
+		{"keyring from-import", `python -c "from keyring import get_password as g; print(g('github.com', 'dev'))"`, Deny},
+		{"keyring get_credential", `python3 -c "import keyring; c = keyring.get_credential('smtp.example.org', None); print(c.username, c.password)"`, Deny},
+		{"secretstorage items", `python3 -c "import secretstorage as ss; col = ss.get_default_collection(ss.dbus_init()); print([i.get_secret() for i in col.get_all_items()])"`, Deny},
+		{"libsecret through gi", `python3 -c "import gi; gi.require_version('Secret', '1'); from gi.repository import Secret; print(Secret.password_lookup_sync(None, {'service': 'vpn'}, None))"`, Deny},
+		{"win32cred enumerate", `python -c "import win32cred; print(win32cred.CredEnumerate(None, 0))"`, Deny},
+		{"keytar findPassword", `node -e "require('keytar').findPassword('vscode-github').then(p => console.log(p))"`, Deny},
+		{"ruby keychain", `ruby -rkeychain -e 'puts Keychain.generic_passwords.where(service: "aws").first.password'`, Deny},
+		{"SecretManagement Get-Secret", `pwsh -NoProfile -c "Get-Secret -Name DeployKey -AsPlainText"`, Deny},
+
+		{"keyring backend name", `python3 -c "import keyring; print(keyring.get_keyring())"`, Allow},
+		{"python prints a version", `python3 -c "import keyring; print(keyring.__version__)"`, Allow},
+		{"node reads package.json", `node -e "console.log(require('./package.json').version)"`, Allow},
+	})
+}
