@@ -74,3 +74,27 @@ func TestClassB8flowSecretStoreAPIs(t *testing.T) {
 		{"node reads package.json", `node -e "console.log(require('./package.json').version)"`, Allow},
 	})
 }
+
+// launchctl(1) load -w / bootstrap of a plist in launchd's own directories, and systemctl
+// enable/link of a unit file in a systemd unit directory, register a job that starts at every
+// login or boot: persistence on docs/policy.md's deny list (MITRE ATT&CK T1543.001/.002/.004).
+// Starting or stopping a service by name, loading a plist from the project for one session,
+// and Homebrew's own brew-services agents stay asked or allowed.
+func TestClassB8flowServiceRegistration(t *testing.T) {
+	runB8flow(t, []b8flowCase{
+		{"load -w a user agent", `launchctl load -w ~/Library/LaunchAgents/com.devtools.refresh.plist`, Deny},
+		{"load an agent by absolute path", `launchctl load /Users/kim/Library/LaunchAgents/com.google.keystone.agent.plist`, Deny},
+		{"bootstrap into the gui domain", `launchctl bootstrap gui/$(id -u) ~/Library/LaunchAgents/io.sync.daemon.plist`, Deny},
+		{"bootstrap a system daemon", `sudo launchctl bootstrap system /Library/LaunchDaemons/io.metrics.collector.plist`, Deny},
+		{"copy then load", `cp ops/io.backup.plist ~/Library/LaunchAgents/ && launchctl load -w ~/Library/LaunchAgents/io.backup.plist`, Deny},
+		{"enable a user unit by path", `systemctl --user enable --now ~/.config/systemd/user/refresh.timer`, Deny},
+		{"link a unit into the system", `sudo systemctl link /etc/systemd/system/collector.service`, Deny},
+
+		{"list jobs", `launchctl list | grep -i docker`, Allow},
+		{"print a job", `launchctl print gui/501/com.docker.helper`, Allow},
+		{"unit status", `systemctl --user status refresh.timer`, Allow},
+		{"load a plist from the project", `launchctl load ./tools/dev-server.plist`, Ask},
+		{"brew services' own agent", `launchctl load ~/Library/LaunchAgents/homebrew.mxcl.redis.plist`, Ask},
+		{"restart a service by name", `systemctl --user restart pipewire`, Ask},
+	})
+}
