@@ -137,6 +137,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"vcs.config-insecure":       a(polTLSOnce),
 		"vcs.gh-destructive":        a(polVCS),
 		"vcs.url-reroute":           a(polExfil),
+		"vcs.push-reroute":          a(polExfil),
 		"mcp.merge":                 a(polProd),
 		"mcp.default-branch-write":  a(polVCS),
 		"mcp.force-push":            a(polDiscard),

@@ -118,3 +118,20 @@ func TestClassB8flowPackageScripts(t *testing.T) {
 		{"jq reads the scripts", `jq '.scripts' package.json`, Allow},
 	})
 }
+
+// A remote's push URL (git-remote(1) set-url --push, git-config(1) remote.<name>.pushurl)
+// decides where later pushes send the source while fetches look unchanged. Pointing it at a
+// host the analysis cannot place is asked at high; a raw IP, paste or look-alike host is
+// source code to a host that is not the project's own, denied. Reading the push URL stays
+// routine.
+func TestClassB8flowPushURL(t *testing.T) {
+	runB8flow(t, []b8flowCase{
+		{"push URL to another host", `git remote set-url --push origin https://codeberg.org/mirror-team/app.git`, Ask},
+		{"pushurl through git config", `git config remote.origin.pushurl ssh://git@git.partner-mirror.example/app.git`, Ask},
+		{"push URL to a raw IP", `git remote set-url --push origin ssh://git@192.0.2.44:2222/srv/app.git`, Deny},
+		{"pushurl to a paste-like unknown host", `git config --local remote.origin.pushurl https://git.sync-repos.example/app/app.git`, Ask},
+
+		{"read the push URL", `git config --get remote.origin.pushurl`, Allow},
+		{"list remotes", `git remote -v`, Allow},
+	})
+}
