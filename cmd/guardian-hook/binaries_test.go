@@ -164,26 +164,30 @@ func TestLeanAnswersAsGuardian(t *testing.T) {
 }
 
 // TestHandoffExecFails runs guardian-hook with no runnable guardian beside it: a call that
-// needs guardian gets the fail-safe reply (ask, never allow), saying why, and the audit log
-// records it; a call that needs no network is still answered; with telemetry asked for, the
-// call is answered without it, as before.
+// needs guardian gets the fail-safe reply (ask, never allow), saying why, the audit log
+// records it, and the model breaker does not count it; a call that needs no network is still
+// answered; with telemetry asked for, the call is answered without it, as before.
 func TestHandoffExecFails(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds guardian-hook")
 	}
 	const model = "[model]\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:9/v1\"\n"
-	payload := `{"session_id":"s1","cwd":"/w/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"},"tool_use_id":"toolu_1"}`
+	payload := func(command string) string {
+		return `{"session_id":"s1","cwd":"/w/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"},"tool_use_id":"toolu_1"}`
+	}
 	for _, tc := range []struct {
 		name     string
-		guardian bool // a file named guardian beside guardian-hook, not executable
+		command  string // the Bash command; default: git status
+		guardian bool   // a file named guardian beside guardian-hook, not executable
 		config   string
 		env      []string
 		reply    string // in stdout
 		stderr   string
 		failsafe bool // the audit record is the fail-safe's
 	}{
-		{name: "no guardian, model configured", config: model, reply: `"permissionDecision":"ask","permissionDecisionReason":"guardian could not review this tool call, so it asks you: the config names a model review (m), which only guardian reaches, but `, failsafe: true},
-		{name: "guardian not executable, model configured", guardian: true, config: model, reply: `guardian cannot run (permission denied): install guardian beside guardian-hook`, failsafe: true},
+		{name: "no guardian, model configured, rules ask", command: "chmod -R 777 .", config: model, reply: `"permissionDecision":"ask","permissionDecisionReason":"guardian could not review this tool call, so it asks you: the rules leave this call to the model review (m), which only guardian reaches, but `, failsafe: true},
+		{name: "guardian not executable, model configured, rules ask", command: "chmod -R 777 .", guardian: true, config: model, reply: `guardian cannot run (permission denied): install guardian beside guardian-hook`, failsafe: true},
+		{name: "no guardian, model configured, rules allow", config: model, reply: `"permissionDecision":"allow"`},
 		{name: "no guardian, GUARDIAN_URL", env: []string{"GUARDIAN_URL=http://127.0.0.1:9"}, reply: `GUARDIAN_URL: the guardian serve at http://127.0.0.1:9 decides this call, which only guardian reaches, but `, failsafe: true},
 		{name: "no guardian, rules only", reply: `"permissionDecision":"allow"`},
 		{name: "no guardian, telemetry", env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:9"}, reply: `"permissionDecision":"allow"`, stderr: "guardian: telemetry off: OTEL_EXPORTER_OTLP_ENDPOINT is set, and only guardian exports telemetry, but "},
@@ -200,7 +204,11 @@ func TestHandoffExecFails(t *testing.T) {
 			cmd := exec.Command(filepath.Join(bin, "guardian-hook"), "hook", "claude", "--deadline", "10s")
 			cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=" + filepath.Join(home, "state"),
 				"XDG_RUNTIME_DIR=" + filepath.Join(home, "run"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}, tc.env...)
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(payload), &stdout, &stderr
+			command := tc.command
+			if command == "" {
+				command = "git status"
+			}
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(payload(command)), &stdout, &stderr
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("guardian-hook: %v (stderr %q)", err, stderr.String())
 			}
@@ -219,6 +227,10 @@ func TestHandoffExecFails(t *testing.T) {
 			}
 			if got := strings.Contains(string(audit), `"status":"failsafe"`); got != tc.failsafe {
 				t.Errorf("audit log %s: fail-safe record %v, want %v", audit, got, tc.failsafe)
+			}
+			// The model was never asked: its breaker, shared with guardian, must not count it.
+			if b, _ := os.ReadFile(filepath.Join(home, "state", "guardian", "breakers.json")); strings.Contains(string(b), "model_failures") {
+				t.Errorf("breaker state %s counts a model failure", b)
 			}
 		})
 	}

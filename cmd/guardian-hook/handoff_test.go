@@ -13,6 +13,9 @@ import (
 	"github.com/guardianhq/guardian/guardian/oneshot"
 )
 
+// openModelBreaker is a breaker state file whose model breaker is open for a long while.
+const openModelBreaker = `{"model_failures":5,"model_retry_at":"2999-01-01T00:00:00Z"}`
+
 // errFakeExec stands for guardian failing to start in the in-process hand-off tests.
 var errFakeExec = errors.New("fake exec: guardian not started")
 
@@ -27,11 +30,14 @@ func TestHandoffDecision(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		args    []string // default: hook claude
-		stdin   string   // default: a Claude Code Bash git status in the project
+		stdin   string   // default: a Claude Code Bash command in the project
+		command string   // that command; default: git status
 		env     map[string]string
 		user    string // the user config's text; "" means no file
 		project string // the project file's text (in the payload's cwd); "" means none
 		socket  string // "socket": a listening unix socket at the serve's default path; "file": a regular file there
+		// breakers is the breaker state file's content; "" means none.
+		breakers string
 		// handoff is a substring of the reason given when the call is handed off; "" means
 		// it must be answered here.
 		handoff string
@@ -53,11 +59,15 @@ func TestHandoffDecision(t *testing.T) {
 		{name: "malformed payload with a model configured: nothing to review", user: modelTOML, stdin: `{"tool_name":`, code: 2, stderr: "guardian could not review"},
 		{name: "a tool guardian has no opinion on, with a model", user: modelTOML, stdin: `{"session_id":"s1","cwd":"/w/p","hook_event_name":"PreToolUse","tool_name":"TodoWrite","tool_input":{"todos":[]},"tool_use_id":"t1"}`},
 
-		{name: "model in the user config", user: modelTOML, handoff: "model review (m)", stdout: `"permissionDecision":"ask"`},
-		{name: "model from the environment", env: map[string]string{"GUARDIAN_MODEL": "m", "GUARDIAN_MODEL_BASE_URL": "http://127.0.0.1:9/v1"}, handoff: "model review (m)", stdout: `"permissionDecision":"ask"`},
-		{name: "model in a trusted project file", user: "trusted_projects = [\"PROJECT\"]\n", project: modelTOML, handoff: "model review (m)", stdout: `"permissionDecision":"ask"`},
-		{name: "model, monitor mode", user: modelTOML, args: []string{"hook", "claude", "--monitor"}, handoff: "model review"},
-		{name: "model, predicate", user: modelTOML, args: []string{"predicate"}, stdin: "-", env: map[string]string{"CODEX_COMMAND": "git status", "CODEX_HOST_CWD": "/w/p"}, handoff: "model review", stdout: "ask"},
+		{name: "model configured, rules allow", user: modelTOML, stdout: `"permissionDecision":"allow"`},
+		{name: "model configured, rules deny", user: modelTOML, command: "rm -rf ~/", stdout: `"permissionDecision":"deny"`},
+		{name: "model configured, an open model breaker", user: modelTOML, command: "chmod -R 777 .", breakers: openModelBreaker, stdout: `the model is skipped`},
+		{name: "model in the user config, rules ask", user: modelTOML, command: "chmod -R 777 .", handoff: "rules leave this call to the model review (m)", stdout: `"permissionDecision":"ask"`},
+		{name: "model from the environment, rules ask", command: "chmod -R 777 .", env: map[string]string{"GUARDIAN_MODEL": "m", "GUARDIAN_MODEL_BASE_URL": "http://127.0.0.1:9/v1"}, handoff: "model review (m)", stdout: `"permissionDecision":"ask"`},
+		{name: "model in a trusted project file, rules ask", command: "chmod -R 777 .", user: "trusted_projects = [\"PROJECT\"]\n", project: modelTOML, handoff: "model review (m)", stdout: `"permissionDecision":"ask"`},
+		{name: "model, monitor mode, rules ask", command: "chmod -R 777 .", user: modelTOML, args: []string{"hook", "claude", "--monitor"}, handoff: "model review"},
+		{name: "model, predicate, rules ask", user: modelTOML, args: []string{"predicate"}, stdin: "-", env: map[string]string{"CODEX_COMMAND": "chmod -R 777 .", "CODEX_HOST_CWD": "/w/p"}, handoff: "model review", stdout: "ask"},
+		{name: "model, predicate, rules allow", user: modelTOML, args: []string{"predicate"}, stdin: "-", env: map[string]string{"CODEX_COMMAND": "git status", "CODEX_HOST_CWD": "/w/p"}, stdout: "allow"},
 		{name: "GUARDIAN_URL", env: map[string]string{"GUARDIAN_URL": "http://127.0.0.1:9"}, handoff: "serve at http://127.0.0.1:9", stdout: `GUARDIAN_URL: the guardian serve`},
 		{name: "GUARDIAN_URL beats an invalid config", env: map[string]string{"GUARDIAN_URL": "http://127.0.0.1:9"}, user: "[review]\ndeadlin = \"5s\"\n", handoff: "serve at", stdout: `"permissionDecision":"ask"`},
 		{name: "a socket at the default path", socket: "socket", handoff: "serve at unix://", stdout: `"permissionDecision":"ask"`},
@@ -71,6 +81,7 @@ func TestHandoffDecision(t *testing.T) {
 			}
 			writeFile(t, filepath.Join(home, "config", "guardian", "config.toml"), strings.ReplaceAll(tc.user, "PROJECT", project))
 			writeFile(t, filepath.Join(project, ".guardian.toml"), tc.project)
+			writeFile(t, filepath.Join(home, "state", "guardian", "breakers.json"), tc.breakers)
 			if err := os.MkdirAll(filepath.Join(project, ".git"), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +102,11 @@ func TestHandoffDecision(t *testing.T) {
 			stdin := tc.stdin
 			switch stdin {
 			case "":
-				stdin = strings.Replace(claudePayload("git status"), "/home/dev/app", project, 1)
+				command := tc.command
+				if command == "" {
+					command = "git status"
+				}
+				stdin = strings.Replace(claudePayload(command), "/home/dev/app", project, 1)
 			case "-":
 				stdin = ""
 			}

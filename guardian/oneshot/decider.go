@@ -70,7 +70,11 @@ func (e Env) Local(req guardian.Request) (guardian.Decider, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	p, cfg, err := e.Pipeline(e.RequestDir(req), guardian.WithSavedBreakers(saved))
+	// A model review that was never reached (see UnreachedError) ends the call with the
+	// fail-safe reply, before anything is audited or the breakers are saved.
+	var unreached error
+	notice := func(r guardian.Reviewer) guardian.Reviewer { return reachedReviewer{r, &unreached} }
+	p, cfg, err := e.pipeline(e.RequestDir(req), notice, guardian.WithSavedBreakers(saved))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,6 +86,9 @@ func (e Env) Local(req guardian.Request) (guardian.Decider, func(), error) {
 	// been given the fail-safe answer, which the fail-safe record stands for instead.
 	inTime := guardian.DeciderFunc(func(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
 		res, err := p.Decide(ctx, req, c)
+		if err == nil && unreached != nil {
+			return guardian.Result{}, unreached
+		}
 		if err == nil && ctx.Err() != nil {
 			return guardian.Result{}, fmt.Errorf("decided after the hook's deadline: %w", ctx.Err())
 		}

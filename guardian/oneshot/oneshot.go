@@ -92,6 +92,11 @@ func (e Env) LoadConfig(dir string) (guardian.Config, error) {
 // Pipeline builds the review pipeline for a request whose project directory is dir, with
 // extra options after the config's, and returns the config it was built from.
 func (e Env) Pipeline(dir string, extra ...guardian.Option) (*guardian.Pipeline, guardian.Config, error) {
+	return e.pipeline(dir, nil, extra...)
+}
+
+// pipeline is Pipeline with wrap, when set, applied to the model reviewer.
+func (e Env) pipeline(dir string, wrap func(guardian.Reviewer) guardian.Reviewer, extra ...guardian.Option) (*guardian.Pipeline, guardian.Config, error) {
 	cfg, err := e.LoadConfig(dir)
 	if err != nil {
 		return nil, guardian.Config{}, err
@@ -99,6 +104,9 @@ func (e Env) Pipeline(dir string, extra ...guardian.Option) (*guardian.Pipeline,
 	rev, err := e.ModelReviewer(cfg)
 	if err != nil {
 		return nil, guardian.Config{}, invalid(err)
+	}
+	if rev != nil && wrap != nil {
+		rev = wrap(rev)
 	}
 	p, err := e.NewPipeline(cfg, AgentHome(e.Getenv("HOME"), dir), rev, extra...)
 	return p, cfg, err
