@@ -103,15 +103,18 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 
 		// files
 		"fs.rm.outside": {class: contextual, policy: polCache + "; " + polDestroy,
-			when: "it searches home or / for files to delete, or deletes another project, the user's documents or a backup",
-			exec: certainOutsideDeletion},
-		"fs.rm.workspace-root":      a(polDiscard),
-		"fs.write.credential":       a(polMoveData),
-		"fs.write.git-hook":         a(polPersist),
-		"fs.write.autorun":          {class: contextual, policy: polPersist, when: "an editor task runs by itself on opening the folder", exec: folderOpenTaskWrite},
-		"fs.write.system":           a(polSystem),
-		"fs.move-outside":           a(polMoveData),
-		"fs.truncate.outside":       a(polMoveData),
+			when: "it searches home or / for files to delete, or deletes another project, the user's documents, a backup, the system's logs or a shell history",
+			exec: certainOutsideDeletionOrLogs},
+		"fs.rm.workspace-root": a(polDiscard),
+		"fs.write.credential":  a(polMoveData),
+		"fs.write.git-hook":    a(polPersist),
+		"fs.write.autorun":     {class: contextual, policy: polPersist, when: "an editor task runs by itself on opening the folder", exec: folderOpenTaskWrite},
+		"fs.write.system": {class: contextual, policy: polSystem + "; " + polExhaust + "; " + polRemote,
+			when: "it replaces a system library or a known system program, or points a registry's or vendor's domain elsewhere in /etc/hosts",
+			exec: systemWriteCertain},
+		"fs.move-outside": a(polMoveData),
+		"fs.truncate.outside": {class: contextual, policy: polMoveData + "; " + polControls,
+			when: "it empties the system's logs or a shell history", exec: truncatedLogs},
 		"mcp.fs-system-write":       a(polSystem),
 		"mcp.fs-delete":             a(polDiscard),
 		"mcp.fs-startup-file-write": d(polPersist),
@@ -150,6 +153,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"net.lookalike-host":       d(polRemote),
 		"mcp.lookalike-host":       d(polRemote),
 		"net.tunnel":               d(polTunnel),
+		"net.run-url":              d(polRemote),
 		"mcp.upload-untrusted": {class: contextual, policy: polMessage + "; " + polExfil,
 			when: "the destination is a raw public IP address, no project's own host", mcp: uploadToRawIP},
 		"mcp.text-url-secret":            a(polExfil),
@@ -186,13 +190,14 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.remote-env-dump": d(polCred),
 
 		// system and privilege
-		"sys.service":             a(polSystem + "; " + polProd),
-		"sys.persistence":         d(polPersist),
-		"sys.power":               a(polProd),
-		"sys.break-os":            d(polExhaust),
-		"sys.resource-hog":        {class: contextual, policy: polExhaust, when: "a stress test takes (nearly) all memory or runs without a time limit", exec: stressUnbounded},
-		"priv.sudo":               a(polSystem),
-		"priv.perms-wide":         a(polSystem),
+		"sys.service":      a(polSystem + "; " + polProd),
+		"sys.persistence":  d(polPersist),
+		"sys.power":        a(polProd),
+		"sys.break-os":     d(polExhaust),
+		"sys.resource-hog": {class: contextual, policy: polExhaust, when: "a stress test takes (nearly) all memory or runs without a time limit", exec: stressUnbounded},
+		"priv.sudo":        a(polSystem),
+		"priv.perms-wide": {class: contextual, policy: polSystem + "; " + polPriv,
+			when: "it makes a system location writable by every user", exec: worldWritableSystem},
 		"container.privileged":    a(polPriv),
 		"mcp.privileged-workload": d(polPriv),
 		"mcp.sql-privilege":       a(polProd),
@@ -200,7 +205,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 
 		// packages
 		"pkg.untrusted-source": {class: contextual, policy: polFork + "; " + polRemote,
-			when: "the code comes from a raw public IP address", exec: untrustedFromRawIP},
+			when: "the code comes from a raw public IP address, or is fetched from a host or repository that is no vendor's own and run at once",
+			exec: untrustedSourceCertain},
 		"pkg.typosquat":         d(polRemote),
 		"mcp.package-typosquat": d(polRemote),
 		"pkg.system":            a(polSystem),
@@ -216,8 +222,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the code deletes every row of a table, or the stated reason only looks at what the command changes", exec: scriptProdCertain},
 
 		// cloud, production and services
-		"cloud.change": {class: contextual, policy: polProd,
-			when: "it grants a full-admin role, or the stated reason only looks (checks, verifies, formats) while the command changes production",
+		"cloud.change": {class: contextual, policy: polProd + "; " + polDestroy + "; " + polControls,
+			when: "what it touches is on the deny list (cloud_denylist.go: audit logs, flow logs or detection switched off; backups, snapshots, vaults, buckets, databases, projects or clusters deleted; deletion protection, MFA or an encryption key removed; a firewall opened to the internet on an admin port; storage made public; an owner role granted), it grants a full-admin role, or the stated reason only looks (checks, verifies, formats) while the command changes production",
 			exec: cloudChangeCertain},
 		"cloud.control-off": d(polControls),
 		"container.volume-delete": {class: contextual, policy: polCache + "; " + polDestroy,
@@ -228,7 +234,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the stated reason only looks (checks, verifies) while the call moves money",
 			mcp:  func(c *mcpCtx) string { return reasonOnlyLooks(mcpStatedReason(c.req.Message)) }},
 		"mcp.production-change": {class: contextual, policy: polProd,
-			when: "it grants a full-admin role, switches a security control off, or the stated reason only looks (checks, verifies) while the call changes production",
+			when: "it grants a full-admin role, switches a security control or a resource's deletion protection off, deletes a backup, snapshot, vault, database or bucket, deletes or disables an encryption key, makes storage public, or the stated reason only looks (checks, verifies) while the call changes production",
 			mcp:  productionChangeCertain},
 		"mcp.alerts-muted":                d(polControls),
 		"mcp.sql-bulk-write":              a(polProd),
@@ -239,8 +245,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.browser-consequential-click": a(polProd),
 		"mcp.destructive-hint":            a(polProd),
 		"mcp.destroy-verb": {class: contextual, policy: polProd + "; " + polDestroy,
-			when: "what it deletes is a data store the policy names (a bucket, volume, backup, snapshot, namespace, project, repository, database, table or index) or everything in one (flushall, a wildcard)",
-			mcp:  destroysDataStore},
+			when: "what it deletes is a data store the policy names (a bucket, volume, backup, snapshot, namespace, project, repository, database, table or index) or everything in one (flushall, purge, delete_all_documents, nuke, a wildcard), on anything but this machine",
+			mcp:  mcpDestroyCertain},
+		"mcp.storage-public": d(polExfil + "; " + polControls),
 	}
 	return t
 }}
@@ -346,6 +353,9 @@ func scriptProdCertain(c *execCtx, s *Segment) string {
 }
 
 func cloudChangeCertain(c *execCtx, s *Segment) string {
+	if why := cloudDenyListed(s); why != "" {
+		return "it runs " + why + " (docs/policy.md deny list)"
+	}
 	if why := cloudGrantsAdmin(s); why != "" {
 		return why
 	}
@@ -357,6 +367,9 @@ func cloudChangeCertain(c *execCtx, s *Segment) string {
 
 func productionChangeCertain(c *mcpCtx) string {
 	if why := mcpAdminOrControlOff(c); why != "" {
+		return why
+	}
+	if why := mcpDenyListEffect(c); why != "" {
 		return why
 	}
 	return reasonOnlyLooks(mcpStatedReason(c.req.Message))

@@ -290,6 +290,11 @@ func (x *extractor) writes(seg *Segment, c *execCtx) {
 				targets = append(targets, abs)
 			}
 		}
+		for _, o := range fetcherOutputs(seg) {
+			if abs, ok := x.scope.Resolve(o); ok {
+				targets = append(targets, abs)
+			}
+		}
 		if n == "scp" || n == "rsync" || n == "sftp" {
 			p := seg.positional(0, "-i", "-P", "-p", "-e", "-o", "-F", "-l", "-J", "--rsh", "--exclude", "--include", "--filter")
 			if len(p) >= 2 {
@@ -384,8 +389,15 @@ func isName(s string) bool { return s != "" && isAssignWord(s+"=") }
 // request wrote. Known code is analysed as if it were in the request; unknown code is
 // recorded for the rules.
 func (x *extractor) runs(seg *Segment, ctx walkCtx) {
-	if runsStdin(seg) || runsDynamicCode(seg) {
+	if runsStdin(seg) || runsDynamicCode(seg) || codeIsSubstitution(seg) {
 		seg.Runs = seg.Runs.union(seg.In)
+	}
+	for _, f := range loadedCodeFiles(seg) {
+		// Build logic, a jar, a preloaded module: run as code, not as a script of the shell,
+		// so only where its content came from is carried.
+		if abs, ok := x.scope.Resolve(f); ok && x.files[abs] != nil {
+			seg.Runs = seg.Runs.union(x.files[abs].t)
+		}
 	}
 	n := seg.Name()
 	var files []string

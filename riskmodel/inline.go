@@ -305,6 +305,14 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			x.script(cmd+" | sh", c)
 		}
 	}
+	for _, d := range codeDownloads(lang, code) {
+		// urlretrieve(URL, F), getstore(URL, F), download.file(URL, F): the file now holds
+		// fetched content, so a later system("sh F") is followed as download → run.
+		addSyn([]string{"curl", "-o", d.file, d.url}, d.text)
+		if d.run {
+			facts.loadsFetchedCode(d.url)
+		}
+	}
 	for _, idx := range reShellCall().FindAllStringSubmatchIndex(code, 64) {
 		m := submatches(code, idx)
 		switch {
@@ -336,6 +344,17 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		}
 		x.script(lc.script, c)
 		runsFetched(lc.start, lc.script)
+	}
+	spans = append(spans, followEcoShells(lang, code, func(start int, cmd string) {
+		x.script(cmd, c)
+		runsFetched(start, cmd)
+	}, addSyn)...)
+	for _, u := range codeLoadsURLs(lang, code) {
+		facts.loadsFetchedCode(u)
+	}
+	for _, u := range codeReadsURLs(lang, code) {
+		facts.Caps |= capNet
+		facts.Reads = append(facts.Reads, u)
 	}
 	if lang == "awk" {
 		// print | "cmd", "cmd" | getline: awk pipes run their string through the shell.
@@ -459,6 +478,13 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			}
 		}
 	}
+	if py2ExecStatement(lang, code) {
+		all |= capEval
+		facts.Unfollowed |= capEval
+		if facts.Opaque == "" {
+			facts.Opaque = "it evaluates code with the exec statement"
+		}
+	}
 	facts.Caps |= all
 	if all&(capNet|capSocket) != 0 && strings.Contains(code, "/v1/") {
 		facts.GuardianRoute = codeGuardianRoute(code)
@@ -540,7 +566,9 @@ func covered(spans [][2]int, h capHit) bool {
 // name ends at end: ("…"), ('…'), or perl/ruby's bare "…".
 // reExecOpener finds the opening of a call that runs its argument as a command or as code,
 // right before the argument: os.execute(, system(, exec(, eval(, Kernel.exec (.
-var reExecOpener = lazyRegexp(`(?i)\b(execute|system|exec|execSync|eval|spawn|popen|shell_exec|passthru|Invoke-Expression|iex)\s*\(\s*([A-Za-z_][\w.]*\.)?$`)
+// The parenthesis is optional (perl's eval `…`); Lua's load/loadstring count only as the
+// global functions, not json.load(…), which reads data.
+var reExecOpener = lazyRegexp(`(?i)(?:\b(?:execute|system|exec|execSync|eval|spawn|popen|shell_exec|passthru|Invoke-Expression|iex)|(?:^|[^.\w:])(?:load|loadstring|dostring))\s*(?:\(\s*)?([A-Za-z_][\w.]*\.)?$`)
 
 func literalArg(code string, end int) (string, bool) {
 	i := end

@@ -198,6 +198,9 @@ var mcpVerbTable = table[map[string]mcpVerbInfo]{build: func() map[string]mcpVer
 	for w := range mcpHardDestroyVerbs.get() {
 		m[w] = mcpVerbInfo{mcpActDestroy, false}
 	}
+	for _, w := range mcpCompoundDestroyWords() {
+		m[w] = mcpVerbInfo{mcpActDestroy, false} // flushall, dropdb (mcp_denylist.go)
+	}
 	return m
 }}
 

@@ -221,7 +221,8 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpServiceRules, mcp: true}, {build: mcpEffectRules, mcp: true}, {build: mcpRoutineRules, mcp: true},
 		{build: mcpRules, mcp: true}, {build: selfApprovalRules}, {build: osBreakRules}, {build: tunnelRules},
 		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules},
-		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules},
+		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: fetchRunRules},
+		{build: mcpStorageRules, mcp: true},
 	}
 }
 

@@ -322,7 +322,7 @@ func prodNote(w string) string {
 
 // ---- cloud CLIs ----
 
-func cloudCLIOps(c *execCtx, s *Segment, hints []string) []cloudOp {
+func cloudCLIOpsByName(c *execCtx, s *Segment, hints []string) []cloudOp {
 	if len(s.Args) == 0 {
 		return nil
 	}

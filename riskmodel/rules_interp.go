@@ -20,6 +20,9 @@ func interpRules() []*Rule {
 			Message: "Inline code downloads code and runs it",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				f := s.CodeFacts
+				if hosts, ok := c.evalsFetchedInput(s); ok {
+					return "Runs inline " + langOf(s.Name()) + " code that evaluates what it reads from standard input, code fetched from " + hosts, true
+				}
 				if f == nil || (f.Caps&capNet == 0 && !readsURL(f)) || f.Caps&capEval == 0 && f.Unfollowed&capExec == 0 {
 					return "", false
 				}

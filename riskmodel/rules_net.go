@@ -851,6 +851,9 @@ func executedFile(s *Segment) string {
 	if n == "php" {
 		return phpScript(s.Args[1:])
 	}
+	if n == "deno" || n == "bun" {
+		return runtimeFile(s)
+	}
 	if e := ecoInterps.get()[n]; e != nil {
 		if e.hasCode(s.Args[1:]) {
 			return ""
