@@ -24,8 +24,8 @@ type Network interface {
 	// releases what it holds.
 	Serve(s Serve) (guardian.Decider, func(), error)
 	// ModelReviewer returns the second-stage reviewer for the model endpoint mc, with cfg's
-	// prompt policy. The pipeline calls it only when the rules leave a call to the model.
-	// An error of its Review that wraps an *UnreachedError ends the call with the fail-safe
+	// prompt policy. The pipeline calls the reviewer's Review only when the rules leave a
+	// call to the model. An error of its Review that wraps an *UnreachedError ends the call with the fail-safe
 	// reply; any other is a failed model review (the config's fallback, counted by the
 	// model breaker).
 	ModelReviewer(cfg guardian.Config, mc guardian.ModelConfig) (guardian.Reviewer, error)
