@@ -137,6 +137,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"vcs.config-insecure":       a(polTLSOnce),
 		"vcs.gh-destructive":        a(polVCS),
 		"vcs.url-reroute":           a(polExfil),
+		"vcs.push-reroute":          a(polExfil),
 		"mcp.merge":                 a(polProd),
 		"mcp.default-branch-write":  a(polVCS),
 		"mcp.force-push":            a(polDiscard),
@@ -190,12 +191,13 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.remote-env-dump": d(polCred),
 
 		// system and privilege
-		"sys.service":      a(polSystem + "; " + polProd),
-		"sys.persistence":  d(polPersist),
-		"sys.power":        a(polProd),
-		"sys.break-os":     d(polExhaust),
-		"sys.resource-hog": {class: contextual, policy: polExhaust, when: "a stress test takes (nearly) all memory or runs without a time limit", exec: stressUnbounded},
-		"priv.sudo":        a(polSystem),
+		"sys.service":         a(polSystem + "; " + polProd),
+		"sys.service-persist": d(polPersist),
+		"sys.persistence":     d(polPersist),
+		"sys.power":           a(polProd),
+		"sys.break-os":        d(polExhaust),
+		"sys.resource-hog":    {class: contextual, policy: polExhaust, when: "a stress test takes (nearly) all memory or runs without a time limit", exec: stressUnbounded},
+		"priv.sudo":           a(polSystem),
 		"priv.perms-wide": {class: contextual, policy: polSystem + "; " + polPriv,
 			when: "it makes a system location writable by every user", exec: worldWritableSystem},
 		"container.privileged":    a(polPriv),
@@ -248,6 +250,19 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "what it deletes is a data store the policy names (a bucket, volume, backup, snapshot, namespace, project, repository, database, table or index) or everything in one (flushall, purge, delete_all_documents, nuke, a wildcard), on anything but this machine",
 			mcp:  mcpDestroyCertain},
 		"mcp.storage-public": d(polExfil + "; " + polControls),
+
+		// files read through SQL, JavaScript run in a browser page (sql_fileread.go, mcp_browserjs.go)
+		"mcp.sql-file-read":                a(polCred + "; " + polMoveData),
+		"mcp.browser-script-decoded-exec":  a(polRemote),
+		"mcp.browser-script-remote-code":   a(polRemote),
+		"mcp.browser-script-decoded-exfil": d(polExfil),
+		// deny-list effects by what the arguments select (mcp_denylist_effects.go)
+		"mcp.other-project-move":   d(polDestroy),
+		"mcp.public-repo-copy":     d(polExfil),
+		"mcp.port-forward-exposed": d(polTunnel),
+		"mcp.wildcard-selector":    d(polDestroy),
+		"mcp.runaway-scale":        d(polExhaust),
+		"mcp.sql-bulk-user-delete": d(polDestroy),
 	}
 	return t
 }}
