@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/metric/noop"
@@ -31,8 +30,8 @@ var reviewDurationBuckets = []float64{
 	0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60,
 }
 
-// pipelineMetrics holds the otel instruments of one Pipeline. With no MeterProvider installed
-// the global one is a no-op, so recording costs next to nothing.
+// pipelineMetrics holds the otel instruments of one Pipeline. With no MeterProvider given they
+// are no-ops, so recording costs next to nothing.
 type pipelineMetrics struct {
 	decisions metric.Int64Counter
 	duration  metric.Float64Histogram
@@ -42,36 +41,39 @@ type pipelineMetrics struct {
 
 func newPipelineMetrics(mp metric.MeterProvider, p *Pipeline) *pipelineMetrics {
 	if mp == nil {
-		mp = otel.GetMeterProvider()
+		// Not otel's global provider: the otel package links its propagators, and with them
+		// net/http, into every program that imports this one — the lean hook entry among
+		// them (cmd/guardian-hook, TestLeanDeps). No program of this module installs a
+		// global provider; each passes its own with WithMeterProvider.
+		mp = noop.NewMeterProvider()
 	}
 	meter := mp.Meter(meterName)
+	// An instrument that cannot be created becomes a no-op. Creation fails only for an invalid
+	// name, unit or option, and these are constants, which metrics_test creates through the
+	// SDK; otel.Handle, which used to log such an error, is the otel package this avoids.
 	m := &pipelineMetrics{}
 	var err error
 	m.decisions, err = meter.Int64Counter(MetricDecisions,
 		metric.WithDescription("Review decisions by decision, status and kind of decider (rule, model, fallback, cache, breaker, agent_policy)."),
 		metric.WithUnit("{decision}"))
 	if err != nil {
-		otel.Handle(err)
 		m.decisions = noop.Int64Counter{}
 	}
 	m.duration, err = meter.Float64Histogram(MetricReviewDuration,
 		metric.WithDescription("Duration of one review through the pipeline, rules and model included."),
 		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(reviewDurationBuckets...))
 	if err != nil {
-		otel.Handle(err)
 		m.duration = noop.Float64Histogram{}
 	}
 	m.storeErrs, err = meter.Int64Counter(MetricStoreErrors,
 		metric.WithDescription("State store operations that failed, by op; each one fell back to the replica's local state (breakers) or a fresh review (cache)."),
 		metric.WithUnit("{error}"))
 	if err != nil {
-		otel.Handle(err)
 		m.storeErrs = noop.Int64Counter{}
 	}
 	gauge, err := meter.Int64ObservableGauge(MetricBreakerState,
 		metric.WithDescription("Circuit breaker state by breaker (denials, model): 0 closed, 1 open, 2 half-open."))
 	if err != nil {
-		otel.Handle(err)
 		return m
 	}
 	denials := metric.WithAttributes(attribute.String("breaker", "denials"))
@@ -83,7 +85,6 @@ func newPipelineMetrics(mp metric.MeterProvider, p *Pipeline) *pipelineMetrics {
 		return nil
 	}, gauge)
 	if err != nil {
-		otel.Handle(err)
 		m.reg = nil
 	}
 	return m

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/guardianhq/guardian/riskmodel"
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
 // Reviewer is a second-stage reviewer — the model — consulted only for what the rules leave
@@ -153,7 +153,8 @@ func WithCache(ttl time.Duration, size int, version string) Option {
 }
 
 // WithTracerProvider sets where the pipeline's "guardian.review" spans go (the model call's
-// span nests under it). Default: the otel global, a no-op unless the process installed one.
+// span nests under it). Default: none (a no-op tracer; see newPipelineMetrics for why not the
+// otel global).
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(p *Pipeline) {
 		if tp != nil {
@@ -162,8 +163,7 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 	}
 }
 
-// WithMeterProvider sets where the pipeline's metrics go. Default: the global provider, a no-op
-// unless the program installed one.
+// WithMeterProvider sets where the pipeline's metrics go. Default: none (no-op instruments).
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return func(p *Pipeline) { p.meterProvider = mp }
 }
@@ -171,7 +171,7 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 // New builds a pipeline around the rule analyzer.
 func New(rules *riskmodel.Analyzer, opts ...Option) *Pipeline {
 	p := &Pipeline{rules: rules, fallback: FallbackAsk, deadline: DefaultDeadline, ceiling: riskmodel.Medium,
-		unsupportedDeny: riskmodel.Deny, now: time.Now, tracer: otel.Tracer("github.com/guardianhq/guardian/guardian")}
+		unsupportedDeny: riskmodel.Deny, now: time.Now, tracer: tracenoop.NewTracerProvider().Tracer("github.com/guardianhq/guardian/guardian")}
 	for _, o := range opts {
 		o(p)
 	}

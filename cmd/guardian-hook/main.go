@@ -10,8 +10,10 @@
 // (TestLeanDeps checks it). `guardian hook install` writes this binary into the hosts'
 // configs when it lies beside guardian, and guardian itself otherwise.
 //
-// Telemetry needs the OTLP exporters: with OTEL_EXPORTER_OTLP_ENDPOINT set, guardian-hook
-// hands the call, unchanged, to the guardian beside it.
+// It links no network client either (no net/http, TLS, model or serve client): it answers the
+// rules-only configuration itself, and hands a call that needs the network — a guardian
+// serve, a model review, telemetry (OTEL_EXPORTER_OTLP_ENDPOINT) — unchanged to the guardian
+// beside it (handoff.go).
 package main
 
 import (
@@ -21,10 +23,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/guardianhq/guardian/guardian/hook"
 	"github.com/guardianhq/guardian/guardian/oneshot"
@@ -50,25 +50,13 @@ func mainExit() int {
 		// process, so the host sees one process, one reply). When it cannot be run, the call
 		// is answered here without telemetry, as guardian does when its telemetry is off.
 		err := execGuardian(args)
-		fmt.Fprintf(os.Stderr, "guardian: telemetry off: %v\n", err)
+		fmt.Fprintf(os.Stderr, "guardian: telemetry off: OTEL_EXPORTER_OTLP_ENDPOINT is set, and only guardian exports telemetry, but %v\n", err)
 	}
 	ctx, stop := interruptible(context.Background(), signalDelay)
 	defer stop()
-	return run(ctx, args, oneshot.Env{Getenv: os.Getenv, Getwd: os.Getwd, Stderr: os.Stderr}, os.Stdin, os.Stdout)
-}
-
-// execGuardian replaces this process with the guardian installed beside it, with the same
-// arguments, environment and stdin. It returns only on failure.
-func execGuardian(args []string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("cannot find guardian beside guardian-hook: %w", err)
-	}
-	full := filepath.Join(filepath.Dir(exe), "guardian")
-	if err := syscall.Exec(full, append([]string{full}, args...), os.Environ()); err != nil {
-		return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT is set, and only guardian exports telemetry, but %s cannot run (%w): install guardian beside guardian-hook", full, err)
-	}
-	return nil
+	stdin := &recordingReader{r: os.Stdin}
+	net := handoff{stdin: &stdin.buf, exec: func(b []byte) error { return execGuardianWith(args, b) }}
+	return run(ctx, args, oneshot.Env{Getenv: os.Getenv, Getwd: os.Getwd, Stderr: os.Stderr, Network: net}, stdin, os.Stdout)
 }
 
 // run answers one command line: [--config FILE] hook HOST [--deadline D] [--monitor], or

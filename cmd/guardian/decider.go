@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/guardianhq/guardian/guardian/oneshot"
+	"github.com/guardianhq/guardian/guardian/oneshot/online"
 )
 
 // env is the oneshot environment of cmd: this process's dependencies, the --config the
@@ -15,7 +16,7 @@ func (a *app) env(cmd *cobra.Command) oneshot.Env {
 	e := oneshot.Env{
 		Getenv: a.getenv, Getwd: a.getwd, Stderr: a.stderr,
 		TracerProvider: a.tracerProvider, MeterProvider: a.meterProvider, Fault: a.injectFault,
-		Approvals: a.approvals,
+		Approvals: a.approvals, Network: a.network(),
 	}
 	if cmd != nil {
 		e.Stderr = cmd.ErrOrStderr()
@@ -24,4 +25,10 @@ func (a *app) env(cmd *cobra.Command) oneshot.Env {
 		}
 	}
 	return e
+}
+
+// network is how this process reaches a guardian serve and the model: guardian links the
+// HTTP clients that the lean hook entry leaves out (package online).
+func (a *app) network() online.Network {
+	return online.Network{TracerProvider: a.tracerProvider, MeterProvider: a.meterProvider}
 }

@@ -174,14 +174,22 @@ func writeCheck(w io.Writer, out checkJSON) {
 }
 
 // modelReviewer builds the model reviewer the config and environment name, or nil when they
-// name none (oneshot.Env.ModelReviewer).
+// name none (as oneshot.Env.ModelReviewer does, with the client's own type). A configured
+// model that cannot be built is an error, never a silent fall back to rules only.
 func (a *app) modelReviewer(cfg guardian.Config) (*client.Reviewer, error) {
-	return a.env(nil).ModelReviewer(cfg)
+	mc, ok, err := cfg.ModelFromEnv(a.getenv)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	return a.newModelClient(cfg, mc)
 }
 
-// newModelClient builds the model client for an endpoint (oneshot.Env.NewModelClient).
+// newModelClient builds the model client for an endpoint (online.Network.NewModelClient).
 func (a *app) newModelClient(cfg guardian.Config, mc guardian.ModelConfig, extra ...client.Option) (*client.Reviewer, error) {
-	return a.env(nil).NewModelClient(cfg, mc, extra...)
+	return a.network().NewModelClient(cfg, mc, extra...)
 }
 
 func orDefault(s, def string) string {

@@ -44,7 +44,7 @@ func (e Env) fault(point string) {
 // decide is how a hook decides: through a reachable guardian serve, else in-process.
 func (e Env) decide(ctx context.Context, c hook.Call) (guardian.Result, error) {
 	e.fault("decide")
-	d, done, err := e.Decider(ctx, *c.Request, e.approvalOptions(c)...)
+	d, done, err := e.Decider(ctx, *c.Request, e.approvalMode(c))
 	if err != nil {
 		return guardian.Result{}, err
 	}

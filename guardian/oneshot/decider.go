@@ -2,7 +2,6 @@ package oneshot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/guardianhq/guardian/guardian"
 	"github.com/guardianhq/guardian/guardian/hook"
-	"github.com/guardianhq/guardian/guardian/server"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -29,48 +27,25 @@ const (
 //     listens there (a stale socket), which falls through to
 //   - an in-process review (Local).
 //
-// opts configure the client of a serve (the approval mode of a hook).
-func (e Env) Decider(ctx context.Context, req guardian.Request, opts ...server.ClientOption) (guardian.Decider, func(), error) {
-	opts = append([]server.ClientOption{server.WithClientToken(e.Getenv(EnvToken))}, opts...)
-	if target := e.Getenv(EnvURL); target != "" {
-		c, err := server.NewClient(target, opts...)
+// A serve is reached through e.Network; approvals is the hook's approval mode for it
+// ("queue", "host", or "" for the serve's own: see approvalMode).
+func (e Env) Decider(ctx context.Context, req guardian.Request, approvals string) (guardian.Decider, func(), error) {
+	s := Serve{Token: e.Getenv(EnvToken), Approvals: approvals}
+	if s.Target = e.Getenv(EnvURL); s.Target != "" {
+		d, done, err := e.network().Serve(s)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", EnvURL, err)
 		}
-		return c, func() {}, nil
+		return d, done, nil
 	}
-	if path := server.DefaultSocketPath(e.Getenv); path != "" {
+	if path := guardian.DefaultSocketPath(e.Getenv); path != "" {
 		if st, err := os.Stat(path); err == nil && st.Mode()&os.ModeSocket != 0 {
-			c, err := server.NewClient("unix://"+path, opts...)
-			if err == nil {
-				return fallbackDecider{remote: c, local: func() (guardian.Decider, func(), error) { return e.Local(req) }}, func() {}, nil
-			}
+			s.Target = "unix://" + path
+			s.Local = func() (guardian.Decider, func(), error) { return e.Local(req) }
+			return e.network().Serve(s)
 		}
 	}
 	return e.Local(req)
-}
-
-// fallbackDecider asks the serve on the default socket and reviews in-process only when
-// nothing listens there. Any other failure of the serve (an error status, a bad reply, a
-// deadline) is returned: the serve was there and did not decide, which the adapter answers
-// with its fail-safe.
-type fallbackDecider struct {
-	remote guardian.Decider
-	local  func() (guardian.Decider, func(), error)
-}
-
-// Decide implements guardian.Decider.
-func (f fallbackDecider) Decide(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
-	res, err := f.remote.Decide(ctx, req, c)
-	if !errors.Is(err, server.ErrUnreachable) {
-		return res, err
-	}
-	d, done, lerr := f.local()
-	if lerr != nil {
-		return guardian.Result{}, lerr
-	}
-	defer done()
-	return d.Decide(ctx, req, c)
 }
 
 // RequestDir is the project directory of a request: an exec request's cwd, else the working
@@ -95,7 +70,11 @@ func (e Env) Local(req guardian.Request) (guardian.Decider, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	p, cfg, err := e.Pipeline(e.RequestDir(req), guardian.WithSavedBreakers(saved))
+	// A model review that was never reached (see UnreachedError) ends the call with the
+	// fail-safe reply, before anything is audited or the breakers are saved.
+	var unreached error
+	notice := func(r guardian.Reviewer) guardian.Reviewer { return reachedReviewer{r, &unreached} }
+	p, cfg, err := e.pipeline(e.RequestDir(req), notice, guardian.WithSavedBreakers(saved))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,6 +86,9 @@ func (e Env) Local(req guardian.Request) (guardian.Decider, func(), error) {
 	// been given the fail-safe answer, which the fail-safe record stands for instead.
 	inTime := guardian.DeciderFunc(func(ctx context.Context, req guardian.Request, c guardian.Caller) (guardian.Result, error) {
 		res, err := p.Decide(ctx, req, c)
+		if err == nil && unreached != nil {
+			return guardian.Result{}, unreached
+		}
 		if err == nil && ctx.Err() != nil {
 			return guardian.Result{}, fmt.Errorf("decided after the hook's deadline: %w", ctx.Err())
 		}

@@ -8,7 +8,9 @@
 // package, so they answer alike; the lean entry exists because a hook's whole cost is its
 // process start, and guardian links packages (the MCP server's JSON-schema compiler, the
 // Prometheus and OTLP exporters) whose initialisation alone takes longer than the review.
-// Nothing here may import them: TestLeanDeps checks it.
+// Nothing here may import them, nor net/http: what needs the network (a serve, the model)
+// is reached through Env.Network, which guardian fills from package online and guardian-hook
+// with a hand-off to guardian. TestLeanDeps checks it.
 package oneshot
 
 import (
@@ -22,7 +24,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/guardianhq/guardian/guardian"
-	"github.com/guardianhq/guardian/guardian/model/client"
 	"github.com/guardianhq/guardian/riskmodel"
 )
 
@@ -45,8 +46,11 @@ type Env struct {
 	// binaries that ship.
 	Fault func(point string)
 	// Approvals is the hook's --approvals mode: "queue", "host", or "auto"/"" (see
-	// approvalOptions).
+	// approvalMode).
 	Approvals string
+	// Network reaches a guardian serve and the model (package online in guardian); nil: a
+	// call that needs either fails, and its host gets the fail-safe reply.
+	Network Network
 }
 
 // InvalidError is a config that does not load or does not make a pipeline: the CLI's exit
@@ -88,6 +92,11 @@ func (e Env) LoadConfig(dir string) (guardian.Config, error) {
 // Pipeline builds the review pipeline for a request whose project directory is dir, with
 // extra options after the config's, and returns the config it was built from.
 func (e Env) Pipeline(dir string, extra ...guardian.Option) (*guardian.Pipeline, guardian.Config, error) {
+	return e.pipeline(dir, nil, extra...)
+}
+
+// pipeline is Pipeline with wrap, when set, applied to the model reviewer.
+func (e Env) pipeline(dir string, wrap func(guardian.Reviewer) guardian.Reviewer, extra ...guardian.Option) (*guardian.Pipeline, guardian.Config, error) {
 	cfg, err := e.LoadConfig(dir)
 	if err != nil {
 		return nil, guardian.Config{}, err
@@ -96,11 +105,10 @@ func (e Env) Pipeline(dir string, extra ...guardian.Option) (*guardian.Pipeline,
 	if err != nil {
 		return nil, guardian.Config{}, invalid(err)
 	}
-	var second guardian.Reviewer
-	if rev != nil {
-		second = rev
+	if rev != nil && wrap != nil {
+		rev = wrap(rev)
 	}
-	p, err := e.NewPipeline(cfg, AgentHome(e.Getenv("HOME"), dir), second, extra...)
+	p, err := e.NewPipeline(cfg, AgentHome(e.Getenv("HOME"), dir), rev, extra...)
 	return p, cfg, err
 }
 
@@ -130,10 +138,10 @@ func (e Env) NewPipeline(cfg guardian.Config, home string, second guardian.Revie
 	return guardian.New(an, append(opts, extra...)...), nil
 }
 
-// ModelReviewer builds the model reviewer the config and environment name, or nil when they
-// name none (rules only). A configured model that cannot be built is an error, never a silent
-// fall back to rules only.
-func (e Env) ModelReviewer(cfg guardian.Config) (*client.Reviewer, error) {
+// ModelReviewer builds the model reviewer the config and environment name, through
+// e.Network, or returns nil when they name none (rules only). A configured model that cannot
+// be built is an error, never a silent fall back to rules only.
+func (e Env) ModelReviewer(cfg guardian.Config) (guardian.Reviewer, error) {
 	mc, ok, err := cfg.ModelFromEnv(e.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
@@ -141,21 +149,7 @@ func (e Env) ModelReviewer(cfg guardian.Config) (*client.Reviewer, error) {
 	if !ok {
 		return nil, nil
 	}
-	return e.NewModelClient(cfg, mc)
-}
-
-// NewModelClient builds the model client for an endpoint with the config's prompt policy and
-// the process's telemetry; extra options (an HTTP client for record/replay) come last.
-func (e Env) NewModelClient(cfg guardian.Config, mc guardian.ModelConfig, extra ...client.Option) (*client.Reviewer, error) {
-	opts := []client.Option{client.WithPolicy(cfg.Prompt.PromptPolicy())}
-	if e.TracerProvider != nil {
-		opts = append(opts, client.WithTracerProvider(e.TracerProvider))
-	}
-	if e.MeterProvider != nil {
-		opts = append(opts, client.WithMeterProvider(e.MeterProvider))
-	}
-	return client.New(client.Config{BaseURL: mc.BaseURL, Model: mc.Model, APIKey: mc.APIKey, Azure: mc.Azure,
-		AzureAPIVersion: mc.AzureAPIVersion, Timeout: mc.Timeout, MaxTokens: mc.MaxTokens, Seed: mc.Seed}, append(opts, extra...)...)
+	return e.network().ModelReviewer(cfg, mc)
 }
 
 // AgentHome is what "~" means in a request reviewed from the command line when the config

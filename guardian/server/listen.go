@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/guardianhq/guardian/guardian"
 )
 
 // DefaultAddr is where guardian serve listens unless told otherwise: loopback only, so that
@@ -160,18 +162,5 @@ func IsLoopback(addr string) bool {
 }
 
 // DefaultSocketPath is the unix socket guardian serve uses with --socket default and the
-// adapters look for: $GUARDIAN_SOCKET, else $XDG_RUNTIME_DIR/guardian/guardian.sock (a
-// per-user tmpfs on systemd machines), else $HOME/.local/state/guardian/guardian.sock. It
-// returns "" when none of them is set. getenv is os.Getenv in production.
-func DefaultSocketPath(getenv func(string) string) string {
-	if p := getenv("GUARDIAN_SOCKET"); p != "" {
-		return p
-	}
-	if d := getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "guardian", "guardian.sock")
-	}
-	if h := getenv("HOME"); h != "" && filepath.IsAbs(h) {
-		return filepath.Join(h, ".local", "state", "guardian", "guardian.sock")
-	}
-	return ""
-}
+// adapters look for (guardian.DefaultSocketPath).
+func DefaultSocketPath(getenv func(string) string) string { return guardian.DefaultSocketPath(getenv) }
