@@ -1,0 +1,58 @@
+package riskmodel
+
+import "testing"
+
+// TestB8ExfilTunnels: editors' remote servers and tunnel tools that make the machine reachable
+// from elsewhere are tunnels (docs/policy.md: "tunnels that expose local services or the
+// machine"); the same tools opening a file, listening on loopback or reporting status are not.
+func TestB8ExfilTunnels(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "code tunnel", want: Deny, rule: "net.tunnel", source: "VS Code Remote Tunnels docs"},
+		{src: "code tunnel --accept-server-license-terms --name build-box", want: Deny, rule: "net.tunnel", source: "VS Code tunnel, named machine"},
+		{src: "code tunnel service install", want: Deny, rule: "net.tunnel", source: "VS Code tunnel as a service"},
+		{src: "code-insiders tunnel --name ci", want: Deny, rule: "net.tunnel", source: "Insiders build"},
+		{src: "code serve-web --host 0.0.0.0 --port 8000 --without-connection-token", want: Deny, rule: "net.tunnel", source: "code serve-web on all interfaces"},
+		{src: "code-server --bind-addr 0.0.0.0:8080 .", want: Deny, rule: "net.tunnel", source: "code-server on all interfaces"},
+		{src: "code-server --link", want: Deny, rule: "net.tunnel", source: "code-server public link"},
+		{src: "openvscode-server --host 0.0.0.0 --without-connection-token", want: Deny, rule: "net.tunnel", source: "openvscode-server README"},
+		{src: "devtunnel host -p 3000 --allow-anonymous", want: Deny, rule: "net.tunnel", source: "dev tunnels CLI"},
+		{src: "gh codespace ports visibility 3000:public -c my-space", want: Deny, rule: "net.tunnel", source: "gh manual"},
+		{src: "tailscale funnel 3000", want: Deny, rule: "net.tunnel", source: "Tailscale funnel"},
+		{src: "ttyd -p 7681 bash", want: Deny, rule: "net.tunnel", source: "ttyd README"},
+		{src: "gotty -w bash", want: Deny, rule: "net.tunnel", source: "gotty README"},
+		{src: "sshx", want: Deny, rule: "net.tunnel", source: "sshx"},
+		{src: "upterm host -- bash", want: Deny, rule: "net.tunnel", source: "upterm README"},
+		{src: "tmole 8080", want: Deny, rule: "net.tunnel", source: "tunnelmole README"},
+		{src: "loclx tunnel http --to localhost:3000", want: Deny, rule: "net.tunnel", source: "LocalXpose docs: the local target is the exposed port"},
+		{src: "inlets-pro tcp client --url wss://203.0.113.7:8123 --upstream localhost --port 5432", want: Deny, rule: "net.tunnel", source: "inlets docs"},
+		// Routine uses of the same tools.
+		{src: "code .", want: Allow, source: "opens the workspace in the editor"},
+		{src: "code src/main.go", want: Allow, source: "opens a file"},
+		{src: "code tunnel status", want: Allow, source: "status only: not a tunnel"},
+		{src: "code serve-web --host 127.0.0.1 --port 8000", want: Allow, source: "loopback server"},
+		{src: "gh codespace ports visibility 3000:private -c my-space", rule: "", want: Ask, source: "private port"},
+		{src: "gh pr list", want: Allow, source: "gh reads stay routine"},
+		{src: "gh codespace list", want: Allow, source: "gh reads stay routine"},
+	})
+}
+
+// TestB8ExfilMinerImages: a container or pod from an image named after a miner is a miner,
+// whatever the registry (docs/policy.md: resource exhaustion, miners).
+func TestB8ExfilMinerImages(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "docker run -d --restart=always --cpus=8 registry.example.net/tools/xmrig:6.21", want: Deny, rule: "sys.miner", source: "xmrig image"},
+		{src: "docker run -d metal3d/xmrig", want: Deny, rule: "sys.miner", source: "xmrig on Docker Hub"},
+		{src: "podman run --rm -d quay.io/someone/cpuminer-opt:latest -a yespower", want: Deny, rule: "sys.miner", source: "cpuminer-opt"},
+		{src: "docker container run -d --gpus all nvidia-tools/t-rex:0.26", want: Deny, rule: "sys.miner", source: "T-Rex"},
+		{src: "docker create --name w lolminer/lolminer", want: Deny, rule: "sys.miner", source: "lolMiner"},
+		{src: "nerdctl run -d ghcr.io/acme/monero-miner:1", want: Deny, rule: "sys.miner", source: "a coin's miner"},
+		{src: "docker service create --replicas 20 docker.io/someone/srbminer-multi", want: Deny, rule: "sys.miner", source: "swarm service of SRBMiner"},
+		{src: "kubectl run w --image=ghcr.io/x/ethminer:latest", want: Deny, rule: "sys.miner", source: "kubectl run"},
+		{src: "kubectl create deployment worker --image docker.io/nicehash/nicehashminer --replicas=50", want: Deny, rule: "sys.miner", source: "kubectl create deployment"},
+		{src: "kubectl set image deploy/api api=ghcr.io/evil/xmrig-proxy:v1", want: Deny, rule: "sys.miner", source: "kubectl set image"},
+		// Ordinary images and non-run uses.
+		{src: "docker run --rm -d --cpus=2 postgres:16", want: Allow, source: "an ordinary image"},
+		{src: "docker run --rm ghcr.io/acme/data-mining-notebook:2", want: Allow, source: "data mining is not a coin miner"},
+		{src: "docker rmi metal3d/xmrig", want: Allow, source: "removing an image does not run it"},
+	})
+}
