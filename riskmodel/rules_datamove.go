@@ -54,13 +54,13 @@ func dvcCloudGC(c *execCtx, s *Segment) (string, bool) {
 }
 
 // consumerStorage are rclone backends of personal cloud storage, by the names people give
-// their remotes after them (rclone.org/overview: Google Drive "drive", Dropbox, Mega, pCloud,
-// OneDrive personal, Box, iCloud Drive, Koofr, Jottacloud, Yandex Disk, Mail.ru Cloud,
-// PikPak, Proton Drive, HiDrive, OpenDrive, put.io, premiumize.me, 1Fichier, Gofile,
-// Pixeldrain, Uptobox).
+// their remotes after them (rclone.org/overview: Google Drive, Dropbox, Mega, pCloud,
+// OneDrive personal, iCloud Drive, Koofr, Jottacloud, Yandex Disk, Mail.ru Cloud, PikPak,
+// Proton Drive, HiDrive, OpenDrive, put.io, premiumize.me, 1Fichier, Gofile, Pixeldrain,
+// Uptobox). Not "drive" or "box" alone: a team's shared drive is named so too.
 var consumerStorage = table[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"mega": true, "pcloud": true, "dropbox": true, "gdrive": true, "googledrive": true, "drive": true,
-		"onedrive": true, "box": true, "icloud": true, "iclouddrive": true, "koofr": true, "jottacloud": true, "yandex": true,
+	return map[string]bool{"mega": true, "pcloud": true, "dropbox": true, "gdrive": true, "googledrive": true,
+		"onedrive": true, "icloud": true, "iclouddrive": true, "koofr": true, "jottacloud": true, "yandex": true,
 		"mailru": true, "pikpak": true, "protondrive": true, "proton": true, "hidrive": true, "opendrive": true, "putio": true,
 		"premiumizeme": true, "fichier": true, "gofile": true, "pixeldrain": true, "uptobox": true, "personal": true}
 }}
