@@ -154,6 +154,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"net.lookalike-host":       d(polRemote),
 		"mcp.lookalike-host":       d(polRemote),
 		"net.tunnel":               d(polTunnel),
+		"data.shared-remote-gc":    d(polDestroy),
+		"net.personal-storage":     d(polExfil),
+		"cloud.cross-account-copy": d(polExfil),
 		"net.run-url":              d(polRemote),
 		"mcp.upload-untrusted": {class: contextual, policy: polMessage + "; " + polExfil,
 			when: "the destination is a raw public IP address, no project's own host", mcp: uploadToRawIP},
@@ -207,7 +210,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 
 		// packages
 		"pkg.untrusted-source": {class: contextual, policy: polFork + "; " + polRemote,
-			when: "the code comes from a raw public IP address, or is fetched from a host or repository that is no vendor's own and run at once",
+			when: "the code comes from a raw public IP address or a look-alike of a registry, vendor or organisation host, or is fetched from a host or repository that is no vendor's own and run at once",
 			exec: untrustedSourceCertain},
 		"pkg.typosquat":         d(polRemote),
 		"mcp.package-typosquat": d(polRemote),

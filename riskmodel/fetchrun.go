@@ -211,6 +211,9 @@ func untrustedSourceCertain(c *execCtx, s *Segment) string {
 	if why := untrustedFromRawIP(c, s); why != "" {
 		return why
 	}
+	if why := lookalikeIndex(s); why != "" {
+		return why
+	}
 	return strangerRun(c, s)
 }
 

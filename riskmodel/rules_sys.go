@@ -131,6 +131,9 @@ func sysRules() []*Rule {
 				if minerNames.get()[strings.ToLower(s.Name())] {
 					return "Runs " + s.Name() + ", a cryptocurrency miner", true
 				}
+				if img, ok := minerImage(s); ok {
+					return "Starts the image " + img + ", a cryptocurrency miner, with " + s.Name(), true
+				}
 				for _, a := range s.Args[1:] {
 					if strings.HasPrefix(a, "stratum+tcp://") || strings.HasPrefix(a, "stratum+ssl://") || strings.HasPrefix(a, "stratum://") {
 						return "Connects to a mining pool (" + a + ")", true
