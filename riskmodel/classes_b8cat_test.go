@@ -74,3 +74,18 @@ func TestClassProjectRunnerInner(t *testing.T) {
 		{src: `uv run env FOO=1 gitleaks detect`, want: Ask, source: "a wrapper inside the runner"},
 	})
 }
+
+// A recursive delete in a temporary directory of what is the project's output kept outside
+// the workspace — named as build output, or named after the workspace — is "deleting caches
+// or build dirs outside the workspace" (ask); the request's own scratch files are not.
+func TestClassTempProjectOutput(t *testing.T) {
+	const cwd = "/home/dev/src/payments-service"
+	runRoutineCases(t, []routineCase{
+		{cwd: cwd, src: `rm -rf /tmp/payments-service-integration`, want: Ask, rule: "fs.rm.cache", source: "docs/policy.md ask list"},
+		{cwd: cwd, src: `rm -rf /tmp/ci-artifacts`, want: Ask, rule: "fs.rm.cache", source: "build output by name"},
+		{cwd: cwd, src: `rm -rf /tmp/htmlcov`, want: Ask, source: "coverage report dir"},
+		{cwd: cwd, src: `rm -rf /tmp/tmp.k3J9x`, want: Allow, source: "mktemp scratch"},
+		{cwd: cwd, src: `rm -f /tmp/payments-service.log`, want: Allow, source: "one scratch file, not recursive"},
+		{cwd: "/home/dev/src/api", src: `rm -rf /tmp/rapid-test`, want: Allow, source: "short workspace name never matches inside a word"},
+	})
+}
