@@ -248,6 +248,19 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "what it deletes is a data store the policy names (a bucket, volume, backup, snapshot, namespace, project, repository, database, table or index) or everything in one (flushall, purge, delete_all_documents, nuke, a wildcard), on anything but this machine",
 			mcp:  mcpDestroyCertain},
 		"mcp.storage-public": d(polExfil + "; " + polControls),
+
+		// files read through SQL, JavaScript run in a browser page (sql_fileread.go, mcp_browserjs.go)
+		"mcp.sql-file-read":                a(polCred + "; " + polMoveData),
+		"mcp.browser-script-decoded-exec":  a(polRemote),
+		"mcp.browser-script-remote-code":   a(polRemote),
+		"mcp.browser-script-decoded-exfil": d(polExfil),
+		// deny-list effects by what the arguments select (mcp_denylist_effects.go)
+		"mcp.other-project-move":   d(polDestroy),
+		"mcp.public-repo-copy":     d(polExfil),
+		"mcp.port-forward-exposed": d(polTunnel),
+		"mcp.wildcard-selector":    d(polDestroy),
+		"mcp.runaway-scale":        d(polExhaust),
+		"mcp.sql-bulk-user-delete": d(polDestroy),
 	}
 	return t
 }}

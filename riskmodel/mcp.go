@@ -259,7 +259,7 @@ var mcpFsToolWords = wordSet{words: `file files directory directories dir folder
 var mcpLocalServerWords = wordSet{words: `filesystem fs file files local desktop commander shell terminal bash git sqlite
 	sqlite3 duckdb docker podman memory process computer os`}
 
-var mcpBrowserWords = wordSet{words: `browser playwright puppeteer selenium chromium webdriver`}
+var mcpBrowserWords = wordSet{words: `browser playwright puppeteer selenium chromium webdriver devtools`}
 
 var mcpPaymentWords = wordSet{words: `stripe payment payments billing invoice invoices charge charges refund refunds payout
 	payouts subscription subscriptions checkout paypal braintree adyen square paddle chargebee recurly
@@ -434,6 +434,7 @@ func (a *Analyzer) newMCPCtx(req *MCPRequest) *mcpCtx {
 	c.findSQL()
 	c.findURLs()
 	c.findPaths()
+	c.findSQLFilePaths()
 	c.findSecrets()
 	c.findDomains()
 	c.settleGit()

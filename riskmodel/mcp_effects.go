@@ -515,7 +515,7 @@ func (c *mcpCtx) messagePII() (string, bool) {
 		}
 		t := mcpClip(a.val, 64<<10)
 		people += len(mcpEmailRe().FindAllString(t, 16)) + len(mcpRePhone().FindAllString(t, 16))
-		extra = extra || mcpRePIIExtra().MatchString(t)
+		extra = extra || mcpRePIIExtra().MatchString(t) || mcpPIIBulk(t)
 	}
 	if people < 3 && !(people >= 2 && extra) {
 		return "", false

@@ -222,7 +222,8 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpRules, mcp: true}, {build: selfApprovalRules}, {build: osBreakRules}, {build: tunnelRules},
 		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules},
 		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: fetchRunRules},
-		{build: mcpStorageRules, mcp: true},
+		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true},
+		{build: mcpDenyListEffectRules, mcp: true},
 	}
 }
 
