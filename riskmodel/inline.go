@@ -408,6 +408,11 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			addSyn([]string{"cat", p}, m[0])
 		}
 	}
+	for _, call := range codeSecretReads(lang, code) {
+		// keyring.get_password(…), keytar.getPassword(…): a stored password, read as the
+		// keyring CLI reads one (inline_secretapi.go).
+		addSyn([]string{"keyring", "get", "$SERVICE", "$USER"}, call)
+	}
 	for _, e := range codeFileEffects(lang, code) {
 		spans = append(spans, [2]int{e.start, e.end})
 		switch {

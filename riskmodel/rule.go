@@ -220,7 +220,7 @@ func ruleFamilies() []ruleFamily {
 		{build: cloudRules}, {build: cloudControlRules}, {build: baselineRules}, {build: catalogRules},
 		{build: mcpServiceRules, mcp: true}, {build: mcpEffectRules, mcp: true}, {build: mcpRoutineRules, mcp: true},
 		{build: mcpRules, mcp: true}, {build: selfApprovalRules}, {build: osBreakRules}, {build: tunnelRules},
-		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules},
+		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules}, {build: launchdRules}, {build: gitPushURLRules},
 		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: fetchRunRules},
 		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true},
 		{build: mcpDenyListEffectRules, mcp: true},

@@ -737,8 +737,14 @@ func segmentOutput(s *Segment, sc *Scope) (out string, ok, decoded bool) {
 		if len(args) >= 3 && args[1] == "rev-parse" && args[2] == "--show-toplevel" {
 			return sc.Cwd, !sc.CwdUnknown, false
 		}
+		if p, ok := wellKnownDir(s, sc); ok {
+			return p, true, false
+		}
 	default:
 		if p, ok := pythonSiteDir(s, sc); ok {
+			return p, true, false
+		}
+		if p, ok := wellKnownDir(s, sc); ok {
 			return p, true, false
 		}
 	}
