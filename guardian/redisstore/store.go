@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -85,7 +86,15 @@ func New(url string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w (want redis://[user:password@]host:port[/db], rediss://… for TLS, or unix:///path/redis.sock)", redactURL(url), err)
 	}
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout, o.PoolTimeout = DefaultTimeout, DefaultTimeout, DefaultTimeout, DefaultTimeout
+	// The URL's own timeouts (?dial_timeout=2s&read_timeout=1s…, as go-redis reads them) stand:
+	// a Redis across a region needs more than a loopback one. The rest get DefaultTimeout.
+	given := urlTimeouts(url)
+	for key, d := range map[string]*time.Duration{"dial_timeout": &o.DialTimeout, "read_timeout": &o.ReadTimeout,
+		"write_timeout": &o.WriteTimeout, "pool_timeout": &o.PoolTimeout} {
+		if !given[key] {
+			*d = DefaultTimeout
+		}
+	}
 	o.DialerRetries = 1
 	o.MaxRetries = -1 // a failed command fails the operation; the pipeline falls back at once
 	o.ContextTimeoutEnabled = true
@@ -259,3 +268,16 @@ func (s *Store) CacheResult(ctx context.Context, key string, res guardian.Result
 }
 
 var _ guardian.StateStore = (*Store)(nil)
+
+// urlTimeouts says which of go-redis's timeout parameters the store URL sets itself.
+func urlTimeouts(raw string) map[string]bool {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	given := map[string]bool{}
+	for key := range u.Query() {
+		given[key] = true
+	}
+	return given
+}

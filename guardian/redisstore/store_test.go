@@ -101,7 +101,10 @@ func TestStoreBreakersAndCache(t *testing.T) {
 func TestStoreUpdateBreakersConcurrent(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	stores := []*redisstore.Store{newStore(t, srv.URL), newStore(t, srv.URL)}
+	// Generous timeouts: this test is about lost updates, and a loaded CI machine can take
+	// longer than DefaultTimeout to accept a connection.
+	url := srv.URL + "?dial_timeout=10s&read_timeout=10s&write_timeout=10s&pool_timeout=10s"
+	stores := []*redisstore.Store{newStore(t, url), newStore(t, url)}
 	const each = 40
 	var wg sync.WaitGroup
 	errs := make(chan error, 4*each)
