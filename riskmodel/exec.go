@@ -123,7 +123,7 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 		fs, matched = runRules(a.baseRules, c, s, true, fs)
 	}
 	if !matched {
-		fs = append(fs, unknownFindings(c, s)...)
+		fs = append(fs, a.unknownOrInner(c, s, 0)...)
 	}
 	if len(c.scope.Protected) == 0 && len(a.policy.Rules) == 0 {
 		return fs // nothing to apply: the common case costs nothing
@@ -131,6 +131,23 @@ func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 	fs, allowedBy := a.applyPolicy(&policyUnit{kind: KindExec, label: s.Text, scope: c.scope, seg: s, ctx: c}, fs)
 	if allowedBy != "" && c.allowedBy == "" {
 		c.allowedBy = allowedBy
+	}
+	return fs
+}
+
+// unknownOrInner judges a segment no rule knew: a project runner's (bundle exec X, uv run
+// X) by the command it runs, every rule again on that, anything else as unknown.
+func (a *Analyzer) unknownOrInner(c *execCtx, s *Segment, depth int) []Finding {
+	inner, ok := runnerInner(s)
+	if !ok || depth >= 4 {
+		return unknownFindings(c, s)
+	}
+	fs, matched := runRules(a.execRules, c, inner, false, nil)
+	if !matched {
+		fs, matched = runRules(a.baseRules, c, inner, true, fs)
+	}
+	if !matched {
+		return a.unknownOrInner(c, inner, depth+1)
 	}
 	return fs
 }

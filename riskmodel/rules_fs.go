@@ -171,19 +171,24 @@ func fsRules() []*Rule {
 				if !ok {
 					return "", false
 				}
-				all := len(ts) > 0
+				all, temp := len(ts) > 0, false
 				for _, t := range c.targets(ts) {
 					if t.zone != ZoneWorkspace && t.zone != ZoneTemp || rec && c.scope.IsWorkspaceRoot(t.abs) {
 						all = false
 					}
+					temp = temp || t.zone == ZoneTemp
 				}
 				if !all {
 					return "", false
 				}
-				if regen(c, ts) {
-					return "Deletes build output or caches (" + joinArgs(ts) + ") inside the workspace, which a build recreates", true
+				where := "inside the workspace"
+				if temp {
+					where = "inside the workspace or a temporary directory"
 				}
-				return "Deletes " + joinArgs(ts) + " inside the workspace", true
+				if regen(c, ts) {
+					return "Deletes build output or caches (" + joinArgs(ts) + ") " + where + ", which a build recreates", true
+				}
+				return "Deletes " + joinArgs(ts) + " " + where, true
 			},
 		},
 		{
@@ -202,7 +207,7 @@ func fsRules() []*Rule {
 					if !(t.zone == ZoneHome && inHomeCache(c, t.abs)) && t.zone != ZoneWorkspace && t.zone != ZoneTemp {
 						return "", false
 					}
-					outside = outside || t.zone == ZoneHome || t.zone == ZoneTemp && rec && tempCacheDir(t.abs, t.arg)
+					outside = outside || t.zone == ZoneHome || t.zone == ZoneTemp && rec && (tempCacheDir(t.abs, t.arg) || tempProjectDir(c.scope, t.abs))
 				}
 				if !outside {
 					return "", false // inside the workspace, or scratch files in a temporary directory: fs.rm.workspace

@@ -79,7 +79,11 @@ func catalogRules() []*Rule {
 				hosts := argHosts(s.Args[1:])
 				if e.LocalDefault {
 					for _, o := range []string{"--ip", "--host", "--hostname", "--bind", "--listen", "--address", "--addr", "--ServerApp.ip", "--NotebookApp.ip"} {
-						if v, ok := optValue(s.Args[1:], o); ok && (!isLocalHost(v) || v == "0.0.0.0" || v == "::") {
+						v, ok := optValue(s.Args[1:], o)
+						if hs := argHosts([]string{v}); ok && len(hs) == 1 {
+							v = hs[0] // --bind 127.0.0.1:9000: the host of a host:port
+						}
+						if ok && (!isLocalHost(v) || v == "0.0.0.0" || v == "::") {
 							return "", false // told to listen on another address: every interface, or one of the network's
 						}
 					}

@@ -63,7 +63,9 @@ type Command struct {
 	Class CommandClass `toml:"class" json:"class"`
 	// Subcommands, when given, are the only leading words (after the name) the class holds
 	// for: "simctl list" covers `xcrun simctl list devices`; other uses stay unknown. "" is
-	// the bare command with no arguments at all (xmake alone builds).
+	// the bare command with no arguments at all (xmake alone builds). A word ending in '*'
+	// matches every word it begins ("--master local*" covers local[4] and local[*]; "*" alone
+	// any one word, an option's value: "--app * run").
 	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
 	// Exclude are arguments that take a use out of the entry wherever they appear, given
 	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
@@ -350,7 +352,7 @@ func (e *Command) covers(args []string) bool {
 		}
 		ok := true
 		for i, w := range words {
-			if args[i] != w {
+			if args[i] != w && !(strings.HasSuffix(w, "*") && strings.HasPrefix(args[i], w[:len(w)-1])) {
 				ok = false
 				break
 			}
