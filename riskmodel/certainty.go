@@ -189,9 +189,11 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.k8s-secret-read":      a(polSecret),
 		"mcp.secret-value-read": {class: contextual, policy: polSecret + "; deny: bulk secret dumps",
 			when: "it reads a whole tree of secrets (recursive)", mcp: recursiveSecretRead},
-		"mcp.secret-in-args":  a(polProd),
-		"mcp.password-entry":  a(polProd),
-		"mcp.remote-env-dump": d(polCred),
+		"mcp.secret-in-args":              a(polProd),
+		"mcp.password-entry":              a(polProd),
+		"mcp.remote-env-dump":             d(polCred),
+		"mcp.browser-script-session-read": a(polCred),
+		"mcp.reviewer-directive-write":    d(polControls),
 
 		// system and privilege
 		"sys.service":         a(polSystem + "; " + polProd),

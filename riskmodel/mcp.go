@@ -1117,6 +1117,17 @@ func (c *mcpCtx) findSecrets() {
 		if err != nil {
 			continue
 		}
+		// Plain secrets in the query or path, once percent-decoded
+		// (?api_paste_code=DATABASE_URL%3Dpostgres%3A%2F%2Fadmin%3A…).
+		for _, f := range urlSecretFields(pu) {
+			for _, kind := range urlFieldSecrets(f[0], f[1]) {
+				id := u.key + "?" + f[0] + "\x00" + kind
+				if !seen[id] {
+					seen[id] = true
+					c.secrets = append(c.secrets, mcpSecret{where: u.key + " (?" + f[0] + ")", kind: kind, inURL: true})
+				}
+			}
+		}
 		for k, vs := range pu.Query() {
 			for _, v := range vs {
 				if len(v) < 16 {

@@ -222,7 +222,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpRules, mcp: true}, {build: selfApprovalRules}, {build: osBreakRules}, {build: tunnelRules}, {build: dataMoveRules},
 		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules}, {build: launchdRules}, {build: gitPushURLRules},
 		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: fetchRunRules},
-		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true},
+		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true}, {build: mcpB9URLRules, mcp: true},
 		{build: mcpDenyListEffectRules, mcp: true},
 	}
 }
