@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	neturl "net/url"
 	"strings"
 	"sync/atomic"
@@ -201,7 +202,7 @@ func (s *Store) UpdateBreakers(ctx context.Context, scope string, f func(guardia
 		return guardian.SavedBreakers{}, err
 	}
 	key := s.key("breakers", scope)
-	for range maxTxAttempts {
+	for attempt := range maxTxAttempts {
 		var out guardian.SavedBreakers
 		err := s.rdb.Watch(ctx, func(tx *redis.Tx) error {
 			b, err := tx.Get(ctx, key).Bytes()
@@ -231,6 +232,13 @@ func (s *Store) UpdateBreakers(ctx context.Context, scope string, f func(guardia
 		}
 		if !errors.Is(err, redis.TxFailedErr) {
 			return guardian.SavedBreakers{}, err
+		}
+		// Another replica changed the breakers between our read and our write. Retrying at
+		// once lets the same fast writers win again and again (four writers on two cores
+		// starved one through all its attempts); a short random wait, growing with each
+		// conflict, spreads the retries out.
+		if err := conflictWait(ctx, attempt); err != nil {
+			return guardian.SavedBreakers{}, fmt.Errorf("store: update breakers %s: %w", scope, err)
 		}
 	}
 	return guardian.SavedBreakers{}, fmt.Errorf("store: update breakers %s: %d attempts conflicted with other replicas' updates", scope, maxTxAttempts)
@@ -280,4 +288,18 @@ func urlTimeouts(raw string) map[string]bool {
 		given[key] = true
 	}
 	return given
+}
+
+// conflictWait waits a random time of up to (attempt+1)×200 µs, capped at 5 ms, or until ctx
+// ends, after an optimistic transaction lost to another replica's update.
+func conflictWait(ctx context.Context, attempt int) error {
+	limit := min(time.Duration(attempt+1)*200*time.Microsecond, 5*time.Millisecond)
+	t := time.NewTimer(rand.N(limit) + time.Microsecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
