@@ -908,13 +908,20 @@ func (c *mcpCtx) findCode() ([]string, string) {
 	return nil, ""
 }
 
+// mcpPythonHosts name applications whose embedded scripting language is Python, so that a
+// server for one ("blender" execute_blender_code {"code": …}) runs Python: Blender (bpy),
+// FreeCAD, QGIS (PyQGIS), Maya, Houdini, Nuke, Cinema 4D, KiCad (pcbnew), GIMP
+// (Python-Fu), ParaView, 3D Slicer, IDA (IDAPython), Ghidra (ghidra_bridge / Jython) and
+// Unreal Editor's Python plug-in. Each vendor's scripting manual says so.
+var mcpPythonHosts = &wordSet{words: `blender bpy freecad qgis pyqgis maya houdini nuke cinema4d c4d kicad pcbnew gimp paraview slicer ida idapython ghidra unreal`}
+
 func (c *mcpCtx) codeLanguage() string {
 	words := append(append([]string{}, c.serverWords...), c.toolWords...)
 	if a, ok := c.top("language", "lang", "runtime", "kernel"); ok {
 		words = append(words, mcpSplitWords(a.val)...)
 	}
 	switch {
-	case mcpAnyWord(words, mcpWordSet("python python3 py ipython jupyter pandas")):
+	case mcpAnyWord(words, mcpWordSet("python python3 py ipython jupyter pandas")), mcpAnyWord(words, mcpPythonHosts.get()):
 		return "python"
 	case mcpAnyWord(words, mcpWordSet("node nodejs javascript js deno bun typescript ts")):
 		return "node"
