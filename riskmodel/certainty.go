@@ -189,6 +189,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.k8s-secret-read":      a(polSecret),
 		"mcp.secret-value-read": {class: contextual, policy: polSecret + "; deny: bulk secret dumps",
 			when: "it reads a whole tree of secrets (recursive)", mcp: recursiveSecretRead},
+		"mcp.db-credential-read": {class: contextual, policy: polSecret + "; " + polCred,
+			when: "the credential is the database owner's or an administrator's", mcp: dbOwnerCredRead},
 		"mcp.secret-in-args":              a(polProd),
 		"mcp.password-entry":              a(polProd),
 		"mcp.remote-env-dump":             d(polCred),

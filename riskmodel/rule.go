@@ -223,7 +223,7 @@ func ruleFamilies() []ruleFamily {
 		{build: routineRules}, {build: agentCLIRules}, {build: gitCleanHomeRules}, {build: gitRerouteRules}, {build: launchdRules}, {build: gitPushURLRules},
 		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: fetchRunRules},
 		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true}, {build: mcpB9URLRules, mcp: true},
-		{build: mcpDenyListEffectRules, mcp: true},
+		{build: mcpDenyListEffectRules, mcp: true}, {build: sqlNetSendRules}, {build: mcpDBCredentialRules, mcp: true},
 	}
 }
 

@@ -42,6 +42,7 @@ const (
 	dbEscalate                            // runs code or writes files on the database server, escalates privileges
 	dbSecretRead                          // reads server files, password hashes or secret columns
 	dbLocalWrite                          // writes to a development database on this machine (rules_dblocal.go)
+	dbExfil                               // sends the database's data to another server (sql_netsend.go)
 )
 
 type cloudOp = op[cloudKind]
@@ -2184,6 +2185,7 @@ func sqlWords(st string) []string {
 }
 
 type sqlVerdict struct {
+	exfil       string // sends queried data to another server, "" if none
 	escalate    string // runs code or writes files on the server, makes a superuser, "" if none
 	secret      string // reads server files, password hashes or secret columns, "" if none
 	destructive string // a description of the worst statement, "" if none
@@ -2221,6 +2223,11 @@ func sqlAnalyze(sql string) sqlVerdict {
 		}
 		if v.escalate == "" {
 			v.escalate = w.escalate
+		}
+		if v.exfil == "" && !sqlNetLoopbackOnly(sql) {
+			v.exfil = w.exfil
+		} else if v.write == "" && w.exfil != "" {
+			v.write = w.exfil
 		}
 		if v.secret == "" {
 			v.secret = w.secret
@@ -2293,6 +2300,8 @@ func sqlAnalyzeOnce(text string) sqlVerdict {
 	}
 	for _, st := range stmts {
 		switch st.kind {
+		case mcpSqlExfil:
+			first(&v.exfil, st.what)
 		case mcpSqlEscalate:
 			first(&v.escalate, st.what)
 		case mcpSqlSecret:
@@ -2517,6 +2526,8 @@ func dbCallOps(c *execCtx, s *Segment, d dbCall, hints []string) []cloudOp {
 		v = sqlAnalyze(strings.Join(d.stmts, ";\n"))
 	}
 	switch {
+	case v.exfil != "":
+		return one(dbExfil, "Runs "+v.exfil+on)
 	case v.escalate != "":
 		return one(dbEscalate, "Runs "+v.escalate+on)
 	case v.secret != "":

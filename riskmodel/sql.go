@@ -26,6 +26,7 @@ const (
 	mcpSqlPriv     // GRANT, CREATE / ALTER ROLE, UPDATE of role / admin columns
 	mcpSqlDestroy  // DROP TABLE / DATABASE / SCHEMA, TRUNCATE, DELETE without WHERE, ALTER … DROP COLUMN
 	mcpSqlEscalate // runs code or writes files on the server, makes a superuser, disables row-level security
+	mcpSqlExfil    // sends queried data to another server (sql_netsend.go)
 )
 
 // sqlSideEffectWords are functions that change the server even inside a SELECT (PostgreSQL
@@ -58,6 +59,9 @@ var sqlSecretColumns = wordSet{words: `PASSWORD PASSWORDS PASSWORD_HASH PASSWORD
 // the server. It returns the kind and a description, or mcpSqlNeutral when nothing applies.
 func sqlRisk(w []string, st string) (mcpSqlKind, string) {
 	has := func(x string) bool { return mcpContains(w, x) }
+	if what, ok := sqlNetSend(w, st); ok {
+		return mcpSqlExfil, what
+	}
 	for i, v := range w {
 		switch {
 		case sqlCodeFuncs.has(v):
@@ -181,6 +185,7 @@ func (c *mcpCtx) findSQL() {
 		if !ok {
 			continue
 		}
+		sqlDemoteLocalSends(stmts, a.val)
 		c.sql = append(c.sql, stmts...)
 		c.sqlArgKeys = append(c.sqlArgKeys, a.key)
 	}

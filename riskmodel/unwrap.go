@@ -410,6 +410,7 @@ func embeddedCommands(s *Segment) []string {
 		return ""
 	}
 	out = append(out, sqliteCodes(s)...)
+	out = append(out, dbClientCodes(s)...)
 	out = append(out, packageScriptCodes(s)...)
 	for i := 1; i < len(args); i++ {
 		a := args[i]
