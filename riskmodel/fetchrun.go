@@ -399,7 +399,8 @@ func runtimeFile(s *Segment) string {
 // loadedCodeFiles are files a command loads and runs as code although they are not its
 // script operand: Gradle's init script, build and settings files (docs.gradle.org,
 // "Initialization Scripts", "Command-Line Interface"), java -jar's archive (java(1)), node's
-// and ruby's preloaded modules (node --require/--import, ruby -r). A file this request
+// and ruby's preloaded modules (node --require/--import, ruby -r), an editor's extension
+// package (code --install-extension x.vsix). A file this request
 // downloaded and then hands to one of them is run as surely as sh x.sh.
 func loadedCodeFiles(s *Segment) []string {
 	var opts []string
@@ -412,6 +413,10 @@ func loadedCodeFiles(s *Segment) []string {
 		opts = []string{"-r", "--require", "--import", "--preload"}
 	case "ruby":
 		opts = []string{"-r"}
+	case "code", "code-insiders", "codium", "vscodium", "cursor", "windsurf":
+		// A .vsix handed to the editor is an extension it installs and then runs
+		// (code.visualstudio.com/docs/editor/extension-marketplace, "Install from a VSIX").
+		opts = []string{"--install-extension"}
 	default:
 		return nil
 	}
