@@ -218,16 +218,6 @@ func quoteName(s string) string {
 	return "`" + s + "`"
 }
 
-func topCategory(fs []Finding) Category {
-	c, l := CatNone, Level(0)
-	for _, f := range fs {
-		if f.Level > l {
-			c, l = f.Category, f.Level
-		}
-	}
-	return c
-}
-
 // segScope is the frame a segment runs in: where cd and ln -s before it left the request.
 func segScope(s *Segment, def *Scope) *Scope {
 	if s.scope != nil {

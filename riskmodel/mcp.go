@@ -1280,16 +1280,6 @@ func (c *mcpCtx) writtenContent() string {
 	return b.String()
 }
 
-func (c *mcpCtx) pathsWhere(pred func(p *mcpPath) bool) []*mcpPath {
-	var out []*mcpPath
-	for _, p := range c.paths {
-		if pred(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 func (p *mcpPath) writes() bool { return p.op == mcpOpWrite || p.op == mcpOpDelete }
 
 func (p *mcpPath) show() string {

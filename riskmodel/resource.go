@@ -109,14 +109,6 @@ func litWord(w *syntax.Word) string {
 	return b.String()
 }
 
-// callName is the command name of a statement that is a simple command, "" otherwise.
-func callName(s *syntax.Stmt) string {
-	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-		return baseName(litWord(c.Args[0]))
-	}
-	return ""
-}
-
 // selfSpawning reports a function body that runs name in the background or in a pipe.
 func selfSpawning(body syntax.Node, name string) bool {
 	found := false

@@ -227,12 +227,6 @@ func ruleFamilies() []ruleFamily {
 	}
 }
 
-// builtinRules gathers every rule family in evaluation order and checks the table is sane:
-// unique ids, valid levels and categories, a check function for the rule's kind.
-func builtinRules() []*Rule {
-	return newBuiltinSet().all()
-}
-
 // builtinSet is the built-in rules of one analyzer: every family but the MCP-only ones built
 // at once, the rest on the first call of all.
 type builtinSet struct {

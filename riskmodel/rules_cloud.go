@@ -2177,13 +2177,6 @@ func sqlStrip(sql string, backslash bool) string {
 	return b.String()
 }
 
-// sqlWords splits a statement into words of letters, digits, _ . $ and \.
-func sqlWords(st string) []string {
-	return strings.FieldsFunc(st, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '$' || r == '\\' || r >= 0x80)
-	})
-}
-
 type sqlVerdict struct {
 	exfil       string // sends queried data to another server, "" if none
 	escalate    string // runs code or writes files on the server, makes a superuser, "" if none

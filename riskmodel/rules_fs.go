@@ -765,10 +765,6 @@ func isBlockDevice(abs string) bool {
 	return false
 }
 
-// isStartupFile reports whether abs is read at login or shell start, or changes how tools
-// run (rc files, autostart and launch agents, git/npm/pip config that can point to code).
-func isStartupFile(c *execCtx, abs string) bool { return isStartupPath(c.scope, abs) }
-
 // isStartupPath reports a persistence location of the catalogue, for any user's home.
 func isStartupPath(sc *Scope, abs string) bool {
 	return abs != "" && catalog.Default().Is(catalog.Persistence, abs, sc.Home)

@@ -219,18 +219,6 @@ func (s *Scope) linkAt(p string, trailingSlash bool) (target, rest string, found
 	return "", "", false
 }
 
-// credentialStores returns the credential store paths below this scope's home.
-func (s *Scope) credentialStores() []string {
-	if s.credPaths == nil {
-		homePaths := credHomePaths()
-		s.credPaths = make([]string, len(homePaths))
-		for i, p := range homePaths {
-			s.credPaths[i] = path.Join(s.Home, p)
-		}
-	}
-	return s.credPaths
-}
-
 // NewScope builds the frame of a request. The cwd counts as a workspace unless it is "/",
 // the home directory or a system directory.
 func NewScope(p *Policy, cwd string) *Scope {

@@ -639,19 +639,3 @@ func secShannon(s string) float64 {
 	}
 	return h
 }
-
-// secSecretInKeyedValue reports whether value, held by an argument or field named key, is a
-// secret (used for structured data such as MCP arguments, where the key is not in the text).
-// It also looks for secrets inside the value itself.
-func secSecretInKeyedValue(key, value string) (kind string, ok bool) {
-	if k, ok := secCheckKeyed(key, value); ok && !strings.ContainsAny(value, "\n") {
-		if k == "" {
-			k = "secret-value"
-		}
-		return k, true
-	}
-	if ms := FindSecrets(value); len(ms) > 0 {
-		return ms[0].Kind, true
-	}
-	return "", false
-}

@@ -142,34 +142,6 @@ func retryableStatus(code int) bool {
 		code == http.StatusTooManyRequests || code >= 500
 }
 
-// rejectsJSONSchema recognises a server saying it does not support response_format
-// json_schema (vLLM, llama.cpp, older gateways): a 400/422 (or 501) whose error mentions
-// response_format, json_schema or structured output.
-func rejectsJSONSchema(err error) bool {
-	code := httpStatus(err)
-	if code != http.StatusBadRequest && code != http.StatusUnprocessableEntity && code != http.StatusNotImplemented {
-		return false
-	}
-	var text string
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
-	switch {
-	case errors.As(err, &apiErr):
-		text = apiErr.Message
-		if apiErr.Param != nil {
-			text += " " + *apiErr.Param
-		}
-		if s, ok := apiErr.Code.(string); ok {
-			text += " " + s
-		}
-	case errors.As(err, &reqErr):
-		text = string(reqErr.Body)
-	}
-	text = strings.ToLower(text)
-	return strings.Contains(text, "response_format") || strings.Contains(text, "json_schema") ||
-		strings.Contains(text, "structured output") || strings.Contains(text, "response format")
-}
-
 // retryAfterError says the server asked for a wait that does not fit before the deadline.
 type retryAfterError struct {
 	wait, left time.Duration
