@@ -407,7 +407,7 @@ func entryID(e *PathEntry) string {
 // (DefaultCommands, indexCommands) answers as the whole file decoded does: the same names,
 // each name's entries identical and in order, and no name the file lacks.
 func TestDefaultCommandsIndexed(t *testing.T) {
-	whole, err := loadCommands(commandsTOML)
+	whole, err := loadCommands(commandsTOML())
 	if err != nil {
 		t.Fatal(err)
 	}

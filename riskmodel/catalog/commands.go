@@ -2,8 +2,10 @@ package catalog
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"fmt"
+	"io/fs"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,8 +18,39 @@ import (
 // command is when no risk rule matched it: a catalogued read-only tool whose arguments read a
 // credential, send data or write outside the workspace is judged by those rules first.
 
-//go:embed commands.toml
-var commandsTOML []byte
+// The catalogue is commands.toml followed by every commands_*.toml in name order: the
+// breadth files (one per public source or group of tools, e.g. the tldr pages) are kept apart
+// so each can be reviewed and grown without touching the hand-written entries. One loader
+// reads them as one file, so a name listed in two of them is the same error as in one.
+//
+//go:embed commands.toml commands_*.toml
+var commandFiles embed.FS
+
+// commandsTOML is the whole catalogue, its files joined on first use (a hook process that
+// never looks a command up does not copy it).
+var commandsTOML = sync.OnceValue(func() []byte { return joinCommandFiles(commandFiles) })
+
+// joinCommandFiles concatenates the embedded catalogue files, commands.toml first and the
+// others in name order, each ending in a newline.
+func joinCommandFiles(fsys embed.FS) []byte {
+	names, err := fs.Glob(fsys, "commands_*.toml")
+	if err != nil {
+		panic("catalog: " + err.Error())
+	}
+	sort.Strings(names)
+	var out []byte
+	for _, n := range append([]string{"commands.toml"}, names...) {
+		b, err := fsys.ReadFile(n)
+		if err != nil {
+			panic("catalog: " + err.Error())
+		}
+		out = append(out, b...)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
 
 // CommandClass is what a catalogued command does.
 type CommandClass string
@@ -132,7 +165,7 @@ type Commands struct {
 // microseconds before its first answer, so the catalogue is indexed by name and a name's
 // entries decoded, and validated together by the same loader, when a lookup asks for it.
 // TestDefaultCommandsIndexed checks the index answers as the whole file decoded does.
-var DefaultCommands = sync.OnceValue(func() *Commands { return &Commands{index: indexCommands(commandsTOML)} })
+var DefaultCommands = sync.OnceValue(func() *Commands { return &Commands{index: indexCommands(commandsTOML())} })
 
 // commandIndex locates the entries of a command catalogue by name without decoding them.
 type commandIndex struct {

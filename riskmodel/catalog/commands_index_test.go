@@ -41,7 +41,7 @@ func indexByLine(data []byte) map[string][][2]int {
 
 func TestIndexCommandsByLine(t *testing.T) {
 	for _, tc := range []struct{ name, data string }{
-		{"embedded", string(commandsTOML)},
+		{"embedded", string(commandsTOML())},
 		{"empty", ""},
 		{"no header", "name = \"a\"\n"},
 		{"name before header", "name = \"a\"\n[[command]]\nname = \"b\"\n"},
@@ -73,7 +73,7 @@ func TestIndexCommandsByLine(t *testing.T) {
 // FuzzIndexCommands checks indexCommands against the line-by-line reading on any text.
 func FuzzIndexCommands(f *testing.F) {
 	f.Add([]byte("[[command]]\nname = \"a\"\n"))
-	f.Add(commandsTOML[:2000])
+	f.Add(commandsTOML()[:2000])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		want := indexByLine(data)
 		got := indexCommands(data).entries
@@ -86,13 +86,13 @@ func FuzzIndexCommands(f *testing.F) {
 func BenchmarkIndexCommands(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		indexCommands(commandsTOML)
+		indexCommands(commandsTOML())
 	}
 }
 
 func BenchmarkIndexCommandsByLine(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		indexByLine(commandsTOML)
+		indexByLine(commandsTOML())
 	}
 }
