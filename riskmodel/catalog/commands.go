@@ -23,7 +23,7 @@ import (
 // so each can be reviewed and grown without touching the hand-written entries. One loader
 // reads them as one file, so a name listed in two of them is the same error as in one.
 //
-//go:embed commands.toml commands_*.toml
+//go:embed commands*.toml
 var commandFiles embed.FS
 
 // commandsTOML is the whole catalogue, its files joined on first use (a hook process that
