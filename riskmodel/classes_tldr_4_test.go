@@ -120,6 +120,16 @@ var tldr4Routine = []struct{ src, tool string }{
 	{`sslscan localhost:8443`, "sslscan"},
 	{`tifftopnm scans/page1.tiff`, "tifftopnm"},
 	{`zapier validate`, "zapier"},
+	{`sfdk build`, "sfdk"},
+	{`sfdk device list`, "sfdk"},
+	{`trunk check`, "trunk"},
+	{`vet scan --directory .`, "vet"},
+	{`sq inspect release.tar.gz.sig`, "sq"},
+	{`supervisorctl status web`, "supervisorctl"},
+	{`starship explain`, "starship"},
+	{`st-flash write build/firmware.bin 0x8000000`, "st-flash"},
+	{`zipalign -v -c 4 app/build/outputs/apk/release/app-release.apk`, "zipalign"},
+	{`tuptime --table`, "tuptime"},
 }
 
 func TestClassTldr4Routine(t *testing.T) {
@@ -182,5 +192,12 @@ func TestClassTldr4Risky(t *testing.T) {
 		{`xclip -selection clipboard ~/.aws/credentials`, Deny, "cred.read", "cloud credentials to the clipboard"},
 		{`xzgrep KEY ~/.ssh/id_rsa`, Deny, "cred.read", "a private key"},
 		{`sysctl -w kernel.randomize_va_space=0`, Deny, "sys.security-off", "ASLR off"},
+		// Compilers, generators and formatters are workspace writers: a path outside the
+		// workspace takes the use out of the entry.
+		{`rustdoc src/lib.rs --out-dir ~/.config/autostart`, Ask, "cmd.unknown", "rustdoc --out-dir outside the workspace"},
+		{`tex -output-directory=/home/dev/.config/autostart notes.tex`, Ask, "cmd.unknown", "tex -output-directory= outside the workspace"},
+		{`tex-fmt ~/.bashrc`, Ask, "cmd.unknown", "a formatter rewriting a startup file"},
+		{`reuse annotate --license MIT ~/.bashrc`, Ask, "cmd.unknown", "reuse annotate writes the file it is given"},
+		{`st-flash read ~/.bashrc 0x8000000 4096`, Ask, "cmd.unknown", "st-flash read writes the flash into the file"},
 	})
 }
