@@ -93,6 +93,8 @@ var tldr1Routine = []struct{ src, tool string }{
 	{`dolt diff`, "dolt"},
 	{`fossil timeline`, "fossil"},
 	{`dua src`, "dua"},
+	{`circo -T svg -o docs/graph.svg docs/graph.gv`, "circo"},
+	{`bmptopnm assets/logo.bmp > build/logo.pnm`, "bmptopnm"},
 }
 
 func TestClassTldr1Routine(t *testing.T) {
@@ -153,6 +155,7 @@ func TestClassTldr1NotAllowed(t *testing.T) {
 		`awslogs get /aws/lambda/app ALL --watch`,
 		`crictl exec -it abc123 sh`,
 		`eksctl delete cluster --name prod`,
+		`fdp -T png -o ~/.config/autostart/x.desktop graph.gv`,
 	} {
 		t.Run(src, func(t *testing.T) {
 			v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", src}, Cwd: "/home/dev/proj"})
