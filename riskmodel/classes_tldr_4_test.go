@@ -130,6 +130,10 @@ var tldr4Routine = []struct{ src, tool string }{
 	{`st-flash write build/firmware.bin 0x8000000`, "st-flash"},
 	{`zipalign -v -c 4 app/build/outputs/apk/release/app-release.apk`, "zipalign"},
 	{`tuptime --table`, "tuptime"},
+	{`yard --one-file`, "yard"},
+	{`yolo predict model=yolov8n.pt source=data/images`, "yolo"},
+	{`update-alternatives --display java`, "update-alternatives"},
+	{`satis build satis.json web/`, "satis"},
 }
 
 func TestClassTldr4Routine(t *testing.T) {
@@ -199,5 +203,13 @@ func TestClassTldr4Risky(t *testing.T) {
 		{`tex-fmt ~/.bashrc`, Ask, "cmd.unknown", "a formatter rewriting a startup file"},
 		{`reuse annotate --license MIT ~/.bashrc`, Ask, "cmd.unknown", "reuse annotate writes the file it is given"},
 		{`st-flash read ~/.bashrc 0x8000000 4096`, Ask, "cmd.unknown", "st-flash read writes the flash into the file"},
+		{`rpmbuild -bb ~/Downloads/evil.spec`, Ask, "cmd.unknown", "a spec file from outside the project runs its scripts"},
+		{`yolo predict source=data project=/home/dev/.config/autostart`, Ask, "cmd.unknown", "yolo project= moves the results"},
+		// More uses left out: they commit by URL, listen, or change the system's defaults.
+		{`svn copy ^/trunk ^/tags/1.0 -m "tag"`, Ask, "cmd.unknown", "svn copy by URL commits"},
+		{`svn diff --diff-cmd ./tools/mydiff.sh`, Ask, "cmd.unknown", "svn --diff-cmd runs a program"},
+		{`soffice --headless --accept="socket,host=0.0.0.0,port=2002;urp;"`, Ask, "cmd.unknown", "soffice --accept listens for UNO clients"},
+		{`update-alternatives --set java /usr/lib/jvm/java-17/bin/java`, Ask, "cmd.unknown", "update-alternatives --set"},
+		{`xdg-mime default imv.desktop image/png`, Ask, "cmd.unknown", "xdg-mime default changes the desktop's defaults"},
 	})
 }
