@@ -162,24 +162,28 @@ var appCodeRows = []appCodeRow{
 
 // appOperandSkip is how many operands an operand-running program takes before the program
 // it runs (setarch ARCH, setlock FILE, logsave FILE), and which of its options take a value.
-var appOperandSkip = map[string]struct {
+type operandSkip struct {
 	operands int
 	valued   map[string]bool
-}{
-	"setarch":           {operands: 1, valued: opts("--uname-2.6")},
-	"setlock":           {operands: 1},
-	"logsave":           {operands: 1},
-	"choom":             {valued: opts("-n", "--adjust", "-p", "--pid")},
-	"aa-exec":           {valued: opts("-p", "--profile", "-n", "--namespace")},
-	"sshpass":           {valued: opts("-p", "-f", "-d", "-e", "-P")},
-	"grc":               {},
-	"pidstat":           {},
-	"xdotool":           {valued: opts("--sync", "--args", "--terminator")},
-	"distcc":            {},
-	"softlimit":         {valued: opts("-m", "-d", "-s", "-l", "-a", "-o", "-p", "-f", "-c", "-r", "-t")},
-	"multitime":         {valued: opts("-n", "-s", "-i", "-o", "-c", "-q")},
-	"start-stop-daemon": {},
 }
+
+var appOperandSkip = table[map[string]operandSkip]{build: func() map[string]operandSkip {
+	return map[string]operandSkip{
+		"setarch":           {operands: 1, valued: opts("--uname-2.6")},
+		"setlock":           {operands: 1},
+		"logsave":           {operands: 1},
+		"choom":             {valued: opts("-n", "--adjust", "-p", "--pid")},
+		"aa-exec":           {valued: opts("-p", "--profile", "-n", "--namespace")},
+		"sshpass":           {valued: opts("-p", "-f", "-d", "-e", "-P")},
+		"grc":               {},
+		"pidstat":           {},
+		"xdotool":           {valued: opts("--sync", "--args", "--terminator")},
+		"distcc":            {},
+		"softlimit":         {valued: opts("-m", "-d", "-s", "-l", "-a", "-o", "-p", "-f", "-c", "-r", "-t")},
+		"multitime":         {valued: opts("-n", "-s", "-i", "-o", "-c", "-q")},
+		"start-stop-daemon": {},
+	}
+}}
 
 // appCodeIndex is appCodeRows by tool.
 var appCodeIndex = table[map[string][]appCodeRow]{build: func() map[string][]appCodeRow {
@@ -268,7 +272,7 @@ func appOperandCode(name, lang string, args []string) []string {
 // operandCommand returns the program an operand-running tool starts and its arguments,
 // shell-quoted, "" when there is none.
 func operandCommand(name string, args []string) string {
-	skip := appOperandSkip[name]
+	skip := appOperandSkip.get()[name]
 	i := 0
 	for i < len(args) {
 		a := args[i]
@@ -426,21 +430,6 @@ func argAt(args []string, i int) string {
 	return ""
 }
 
-var (
-	reTexWrite18    = lazyRegexp(`\\write18\s*\{([^{}]{1,1000})\}`)
-	reTexDirectLua  = lazyRegexp(`\\directlua\s*\{([^{}]{1,1000})\}`)
-	reRPMShell      = lazyRegexp(`%\(([^()]{1,1000})\)`)
-	reRPMLua        = lazyRegexp(`%\{lua:([^{}]{1,1000})\}`)
-	reMakeShell     = lazyRegexp(`\$\(shell\s+([^()]{1,1000})\)`)
-	reFzfExec       = lazyRegexp(`(execute|execute-silent|become|reload|preview)[(\[{<]([^)\]}>]{1,1000})[)\]}>]`)
-	rePuppetExec    = lazyRegexp(`exec\s*\{\s*(?:'([^']{1,1000})'|"([^"]{1,1000})")\s*:`)
-	reCallsQuoted   = lazyRegexp(`(?:\bsystem|\bunix|\bdos|\bshell_cmd|run-shell-command|run-program|callCommand|spawnCommand|readProcess|\bexec|\bpopen|\besyscmd|\bsyscmd)\s*[\(\s]\s*(?:"((?:[^"\\]|\\.){1,1000})"|'((?:[^'\\]|\\.){1,1000})')`)
-	reCallsBang     = lazyRegexp(`(?m)(?:^|[;,]\s*)!([^;\n]{1,1000})`)
-	reCallsRisky    = lazyRegexp(`\b(?:system|unix|dos|shell_cmd|run-shell-command|run-program|callCommand|spawnCommand|readProcess|exec|popen|esyscmd|syscmd|urlread|webread|websave|urlwrite|http-get|Runtime)\b`)
-	reCallsFetchRun = lazyRegexp(`\beval(?:in)?\s*\(\s*(?:urlread|webread)\s*\(\s*['"](https?://[^'"\s]{1,1000})['"]`)
-	reCallsFetch    = lazyRegexp(`\b(?:urlread|webread|websave|urlwrite)\s*\(\s*(?:'[^']*'\s*,\s*)?['"](https?://[^'"\s]{1,1000})['"]`)
-)
-
 // callsShell follows the system("…")-style calls of Octave/MATLAB, gnuplot, S-Lang, bpftrace,
 // Guile, CLISP, jrunscript and GHC code, MATLAB's "!cmd" lines and the fetch-and-eval of
 // eval(urlread(URL)); a call it cannot read becomes "$(…)".
@@ -465,12 +454,6 @@ func callsShell(code string) []string {
 	}
 	return out
 }
-
-var (
-	reElispTerm  = lazyRegexp(`\((?:term|ansi-term|vterm|shell|eshell)(?:\s+"((?:[^"\\]|\\.){0,1000})")?\s*\)`)
-	reElispWrite = lazyRegexp(`\((?:append-to-file|write-region)\s+(?:[^"()]|\([^()]*\))*?"((?:[^"\\]|\\.){1,1000})"|\((?:with-temp-file|write-file|find-file|copy-file\s+"[^"]*")\s+"((?:[^"\\]|\\.){1,1000})"`)
-	reElispFetch = lazyRegexp(`\((?:url-retrieve(?:-synchronously)?|url-copy-file|url-insert-file-contents)\s+"(https?://[^"\s]{1,1000})"`)
-)
 
 // elispShell returns the commands an Emacs Lisp form (emacs --eval, --execute; unwrap.go)
 // runs (shell-command, term and shell

@@ -9,11 +9,6 @@ import "strings"
 // os.execl("/bin/sh", "sh"): followed here, the program it starts is judged like any other,
 // and under sudo it is the same root shell escape as vim's :!sh.
 
-var (
-	rePyExecFamily = lazyRegexp(`\bos\.(exec|spawn)([lv])p?e?\s*\(([^()]{0,1000})\)`)
-	rePyStrLiteral = lazyRegexp(`[bru]{0,2}"((?:[^"\\]|\\.)*)"|[bru]{0,2}'((?:[^'\\]|\\.)*)'`)
-)
-
 // pyExecCalls returns the programs Python code starts with os.exec* and os.spawn* when the
 // program is a string literal; the arguments it names by variable stand as $DYNAMIC.
 func pyExecCalls(code string) []langCall {
