@@ -484,8 +484,8 @@ func elispShell(form string) []string {
 				add(unescapeCodeString(m[1]))
 			}
 		}
-		for _, m := range reElispWrite().FindAllStringSubmatch(f, 8) {
-			add(": >> " + shellQuote(m[1]+m[2]))
+		for _, p := range elispWrites(f) {
+			add(": >> " + shellQuote(p))
 		}
 		for _, m := range reElispFetch().FindAllStringSubmatch(f, 4) {
 			add("curl -s " + shellQuote(m[1]))
@@ -509,4 +509,47 @@ func vimShellCommand(c string) []string {
 		}
 	}
 	return nil
+}
+
+// elispWrites returns the files an Emacs Lisp form writes: the file-name argument of
+// append-to-file and write-region (START END FILENAME), with-temp-file, write-file and the
+// target of copy-file, taken as the last path-like string literal inside each call.
+func elispWrites(form string) []string {
+	var out []string
+	for _, idx := range reElispWriteCall().FindAllStringIndex(form, 8) {
+		body := lispCall(form[idx[0]:])
+		var last string
+		for _, m := range reElispString().FindAllStringSubmatch(body, 16) {
+			if v := unescapeCodeString(m[1]); strings.HasPrefix(v, "~") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.Contains(v, "/") {
+				last = v
+			}
+		}
+		if last != "" {
+			out = append(out, last)
+		}
+	}
+	return out
+}
+
+// lispCall returns the call starting at form[0] up to its closing parenthesis, strings
+// skipped; the whole text when it is not closed.
+func lispCall(form string) string {
+	depth, in := 0, false
+	for i := 0; i < len(form); i++ {
+		switch ch := form[i]; {
+		case in && ch == '\\':
+			i++
+		case ch == '"':
+			in = !in
+		case in:
+		case ch == '(':
+			depth++
+		case ch == ')':
+			depth--
+			if depth == 0 {
+				return form[:i+1]
+			}
+		}
+	}
+	return form
 }

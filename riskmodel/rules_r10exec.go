@@ -90,7 +90,7 @@ func pluginInstallURLs(s *Segment) []string {
 				archive = true
 			}
 		}
-		if indexFlags.get()[opt] {
+		if indexFlags.get()[opt] && !archive {
 			continue // an extra package index: asked about (docs/policy.md), pkg rules' own
 		}
 		if archive || opt != "" && pluginSourceOpt(opt) {
