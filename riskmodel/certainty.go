@@ -274,7 +274,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		// rules_r10exec.go: deny-list effects through tools the other rules do not know
 		"pkg.plugin-url": {class: contextual, policy: polRemote + "; " + polFork,
 			when: "the code comes from a raw public IP address, a look-alike of a registry or vendor host, or a host that joins the tool's own name with another word", exec: strangerPluginSource},
-		"cred.exfiltrate-host": d(polExfil),
+		"cred.exfiltrate-host": {class: contextual, policy: polExfil,
+			when: "the secret goes as data (piped in, read from a file option, in an operand) through a command that is no client of the project's own infrastructure", exec: exfilHostCertain},
 		"secrets.store-off": {class: contextual, policy: polControls + "; " + polDestroy,
 			when: "it switches an audit device off or deletes a whole secrets engine or KV mount", exec: vaultSecurityOff},
 		"cred.decrypt-dump": {class: contextual, policy: polSecret + "; " + polCred,

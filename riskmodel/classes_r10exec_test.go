@@ -109,6 +109,11 @@ func TestClassSecretsToUnknownSenders(t *testing.T) {
 		{`kcat -b 198.51.100.40:9092 -t orders -C -c 10`, Ask, "", "cred.exfiltrate-host"},
 		{`grep 'docker run' ~/.bash_history`, Ask, "cred.read", "cred.exfiltrate-host"},
 		{`env | grep -c PATH`, Allow, "", ""},
+		// A secret handed over as the password a client logs in with, or stored in the
+		// project's own cluster, is asked about: the host may be the project's own.
+		{`redis-cli -h cache.example.com -a "$(grep REDIS_PASSWORD .env | cut -d= -f2)" ping`, Ask, "", ""},
+		{`kcat -b broker.example.com:9092 -X sasl.password="$(grep KAFKA_PASS .env | cut -d= -f2)" -t orders -C`, Ask, "", ""},
+		{`kubectl create secret generic app --from-env-file=.env --server=https://k8s.example.com`, Ask, "", ""},
 	})
 }
 

@@ -520,7 +520,7 @@ func r10ExecRules() []*Rule {
 			},
 		},
 		{
-			ID: "cred.exfiltrate-host", Level: Critical, Category: CatDataExfiltration,
+			ID: "cred.exfiltrate-host", Level: High, Category: CatDataExfiltration,
 			Message: "Sends secrets to a remote host through a command that connects there",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				if len(s.Args) < 2 {
@@ -776,4 +776,60 @@ func segIn(ss []*Segment, s *Segment) bool {
 		}
 	}
 	return false
+}
+
+// infraClients are clients of the project's own infrastructure — clusters, registries,
+// databases, deploy platforms — to which handing a secret is how it is used (a cluster's
+// secret created from .env, a password to log in with): asked about, not denied, since the
+// host may well be the project's own.
+var infraClients = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"kubectl": true, "oc": true, "helm": true, "docker": true, "podman": true, "nerdctl": true, "gh": true,
+		"glab": true, "vercel": true, "netlify": true, "heroku": true, "fly": true, "flyctl": true, "aws": true, "gcloud": true,
+		"az": true, "terraform": true, "tofu": true, "vault": true, "psql": true, "mysql": true, "mariadb": true, "mongosh": true,
+		"mongo": true, "redis-cli": true, "skopeo": true, "crane": true, "oras": true, "argocd": true, "doctl": true, "railway": true}
+}}
+
+// authOpts are options whose value is the credential a client logs in with.
+func authOpt(name string) bool {
+	n := strings.ToLower(strings.TrimLeft(name, "-"))
+	switch n {
+	case "a", "p", "password", "pass", "passwd", "token", "auth", "api-key", "apikey", "secret", "password-stdin", "key":
+		return true
+	}
+	return strings.HasSuffix(n, "-password") || strings.HasSuffix(n, "-token") || strings.HasSuffix(n, ".password")
+}
+
+// exfilHostCertain is cred.exfiltrate-host's certainty: the secret is sent as data (piped in,
+// read from a file option, put in an operand) by a command that is not a client of the
+// project's own infrastructure, rather than handed over as the password it logs in with.
+func exfilHostCertain(c *execCtx, s *Segment) string {
+	if infraClients.get()[s.Name()] {
+		return ""
+	}
+	if s.PipeIn == nil && len(credentialArgs(c, s)) == 0 {
+		// Only substitutions carry the secret: data unless each tainted word is an auth
+		// option's value.
+		data := false
+		for i := 1; i < len(s.Args); i++ {
+			a := s.Args[i]
+			if !strings.Contains(a, "$(") && !strings.Contains(a, "`") && !strings.Contains(a, "$") {
+				continue
+			}
+			name, _, eq := strings.Cut(s.Args[i-1]+"=", "=")
+			if eq && strings.HasPrefix(s.Args[i-1], "-") && authOpt(name) {
+				continue
+			}
+			if n, _, ok := strings.Cut(a, "="); ok && authOpt(n) {
+				continue
+			}
+			data = true
+		}
+		if !data && !strings.Contains(s.Text, "$(") {
+			data = true // the taint came another way (a variable, a file the request wrote)
+		}
+		if !data {
+			return ""
+		}
+	}
+	return "secrets sent as data to a host that is not shown to be the project's own (docs/policy.md)"
 }
