@@ -35,7 +35,13 @@ type appCodeRow struct {
 	// eqOnly: the code is only the value after "=" (latexmk -xelatex alone is a switch,
 	// -xelatex="CMD" the command it runs).
 	eqOnly bool
-	src    string
+	// feeds: the application reads what the command prints (restic --password-command), so
+	// the command's output goes to it, not to the transcript.
+	feeds bool
+	// vars are the placeholders the application sets for the command ($FILE of split
+	// --filter, $f of scrot -e), with a value of the same kind in the workspace.
+	vars []string // old, new, old, new… (strings.NewReplacer)
+	src  string
 }
 
 // appCodeLangs are the languages of appCodeRow:
@@ -57,108 +63,110 @@ type appCodeRow struct {
 //	busctl  a D-Bus address: unixexec:path=P,argv1=…
 //	aptopt  an APT -o option: the value of a *::Pre-Invoke/Post-Invoke key is a command
 //	hgcfg   an hg --config item: alias.NAME=!cmd and hooks.NAME=cmd are commands
-var appCodeRows = []appCodeRow{
-	// Interpreters embedded in applications ("inherit" functions of GTFOBins).
-	{tools: []string{"blender"}, opt: "--python-expr", lang: "python", src: "docs.blender.org: Command Line Arguments (--python-expr)"},
-	{tools: []string{"gimp", "gimp-console"}, opt: "-b", lang: "gimpbatch", src: "GTFOBins gimp"},
-	{tools: []string{"gimp", "gimp-console"}, opt: "--batch", lang: "gimpbatch", src: "GTFOBins gimp"},
-	{tools: []string{"sqlmap"}, opt: "--eval", lang: "python", src: "GTFOBins sqlmap"},
-	{tools: []string{"knife"}, opt: "-E", lang: "ruby", src: "GTFOBins knife"},
-	{tools: []string{"knife"}, opt: "--exec", lang: "ruby", src: "GTFOBins knife"},
-	{tools: []string{"rake"}, opt: "-p", lang: "ruby", src: "GTFOBins rake"},
-	{tools: []string{"rake"}, opt: "-e", lang: "ruby", src: "rake --help (--execute)"},
-	{tools: []string{"rake"}, opt: "--execute", lang: "ruby", src: "rake --help (--execute)"},
-	{tools: []string{"latexmk"}, opt: "-e", lang: "perl", src: "GTFOBins latexmk"},
-	{tools: []string{"exiftool"}, opt: "-if", lang: "perl", src: "GTFOBins exiftool"},
-	{tools: []string{"bee"}, opt: "eval", lang: "php", src: "GTFOBins bee"},
-	{tools: []string{"drush"}, opt: "eval", lang: "php", src: "drush.org: php:eval (alias eval, ev)"},
-	{tools: []string{"drush"}, opt: "php:eval", lang: "php", src: "drush.org: php:eval"},
-	{tools: []string{"wp"}, opt: "eval", lang: "php", src: "developer.wordpress.org/cli/commands/eval"},
-	{tools: []string{"rpm", "rpmdb", "rpmquery", "rpmverify"}, opt: "--eval", lang: "rpm", src: "GTFOBins rpm"},
-	{tools: []string{"rpm", "rpmdb", "rpmquery", "rpmverify"}, opt: "-E", lang: "rpm", src: "rpm(8) --eval"},
-	{tools: []string{"rpm"}, opt: "--pipe", lang: "sh", src: "GTFOBins rpm"},
-	{tools: []string{"lualatex", "luatex"}, opt: "--shell-escape", lang: "texlua", src: "GTFOBins lualatex, luatex"},
-	{tools: []string{"lualatex", "luatex"}, opt: "-shell-escape", lang: "texlua", src: "GTFOBins lualatex, luatex"},
+var appCodeRows = table[[]appCodeRow]{build: func() []appCodeRow {
+	return []appCodeRow{
+		// Interpreters embedded in applications ("inherit" functions of GTFOBins).
+		{tools: []string{"blender"}, opt: "--python-expr", lang: "python", src: "docs.blender.org: Command Line Arguments (--python-expr)"},
+		{tools: []string{"gimp", "gimp-console"}, opt: "-b", lang: "gimpbatch", src: "GTFOBins gimp"},
+		{tools: []string{"gimp", "gimp-console"}, opt: "--batch", lang: "gimpbatch", src: "GTFOBins gimp"},
+		{tools: []string{"sqlmap"}, opt: "--eval", lang: "python", src: "GTFOBins sqlmap"},
+		{tools: []string{"knife"}, opt: "-E", lang: "ruby", src: "GTFOBins knife"},
+		{tools: []string{"knife"}, opt: "--exec", lang: "ruby", src: "GTFOBins knife"},
+		{tools: []string{"rake"}, opt: "-p", lang: "ruby", src: "GTFOBins rake"},
+		{tools: []string{"rake"}, opt: "-e", lang: "ruby", src: "rake --help (--execute)"},
+		{tools: []string{"rake"}, opt: "--execute", lang: "ruby", src: "rake --help (--execute)"},
+		{tools: []string{"latexmk"}, opt: "-e", lang: "perl", src: "GTFOBins latexmk"},
+		{tools: []string{"exiftool"}, opt: "-if", lang: "perl", src: "GTFOBins exiftool"},
+		{tools: []string{"bee"}, opt: "eval", lang: "php", src: "GTFOBins bee"},
+		{tools: []string{"drush"}, opt: "eval", lang: "php", src: "drush.org: php:eval (alias eval, ev)"},
+		{tools: []string{"drush"}, opt: "php:eval", lang: "php", src: "drush.org: php:eval"},
+		{tools: []string{"wp"}, opt: "eval", lang: "php", src: "developer.wordpress.org/cli/commands/eval"},
+		{tools: []string{"rpm", "rpmdb", "rpmquery", "rpmverify"}, opt: "--eval", lang: "rpm", src: "GTFOBins rpm"},
+		{tools: []string{"rpm", "rpmdb", "rpmquery", "rpmverify"}, opt: "-E", lang: "rpm", src: "rpm(8) --eval"},
+		{tools: []string{"rpm"}, opt: "--pipe", lang: "sh", src: "GTFOBins rpm"},
+		{tools: []string{"lualatex", "luatex"}, opt: "--shell-escape", lang: "texlua", src: "GTFOBins lualatex, luatex"},
+		{tools: []string{"lualatex", "luatex"}, opt: "-shell-escape", lang: "texlua", src: "GTFOBins lualatex, luatex"},
 
-	// Editors and numeric tools.
-	{tools: []string{"emacs"}, opt: "--execute", lang: "elisp", src: "GNU Emacs manual: Initial Options (--execute)"},
-	{tools: []string{"vi", "vim", "nvim", "ex", "view", "gvim", "rvim", "rview", "vimdiff"}, opt: "-c", lang: "vim", src: "GTFOBins vi, vim"},
-	{tools: []string{"vi", "vim", "nvim", "ex", "view", "gvim", "rvim", "rview", "vimdiff"}, opt: "--cmd", lang: "vim", src: "vim(1) --cmd"},
-	{tools: []string{"octave", "octave-cli"}, opt: "--eval", lang: "calls", src: "GTFOBins octave"},
-	{tools: []string{"matlab"}, opt: "-batch", lang: "calls", src: "mathworks.com: matlab (Linux) -batch statement"},
-	{tools: []string{"matlab"}, opt: "-r", lang: "calls", src: "mathworks.com: matlab (Linux) -r statement"},
-	{tools: []string{"gnuplot"}, opt: "-e", lang: "calls", src: "GTFOBins gnuplot"},
-	{tools: []string{"slsh"}, opt: "-e", lang: "calls", src: "GTFOBins slsh"},
-	{tools: []string{"bpftrace"}, opt: "-e", lang: "calls", src: "GTFOBins bpftrace"},
-	{tools: []string{"bpftrace"}, opt: "-c", lang: "sh", src: "GTFOBins bpftrace"},
-	{tools: []string{"guile"}, opt: "-c", lang: "calls", src: "GTFOBins guile"},
-	{tools: []string{"clisp"}, opt: "-x", lang: "calls", src: "GTFOBins clisp"},
-	{tools: []string{"sbcl"}, opt: "--eval", lang: "calls", src: "sbcl(1) --eval"},
-	{tools: []string{"jrunscript"}, opt: "-e", lang: "calls", src: "GTFOBins jrunscript"},
-	{tools: []string{"jjs"}, opt: "-e", lang: "calls", src: "jjs(1)"},
-	{tools: []string{"ghc", "ghci"}, opt: "-e", lang: "calls", src: "GTFOBins ghc"},
-	{tools: []string{"tex", "latex", "pdflatex", "pdftex", "xelatex", "xetex", "lualatex", "luatex"}, opt: "", lang: "tex", needs: []string{"--shell-escape", "-shell-escape", "--enable-write18", "-enable-write18"}, src: "GTFOBins tex, latex, pdflatex, pdftex, xelatex"},
-	{tools: []string{"make", "gmake"}, opt: "--eval", lang: "make", src: "GTFOBins make"},
-	{tools: []string{"dc"}, opt: "-e", lang: "bang", src: "GTFOBins dc"},
-	{tools: []string{"dc"}, opt: "--expression", lang: "bang", src: "dc(1)"},
-	{tools: []string{"lftp"}, opt: "-c", lang: "bang", src: "GTFOBins lftp"},
-	{tools: []string{"mail", "mailx"}, opt: "--exec", lang: "bang", src: "GTFOBins mail"},
-	{tools: []string{"fzf"}, opt: "--bind", lang: "fzf", src: "GTFOBins fzf"},
-	{tools: []string{"puppet"}, opt: "-e", lang: "puppet", src: "GTFOBins puppet"},
-	{tools: []string{"puppet"}, opt: "--execute", lang: "puppet", src: "puppet apply --help"},
-	{tools: []string{"busctl"}, opt: "--address", lang: "busctl", src: "GTFOBins busctl"},
-	{tools: []string{"apt-get", "apt"}, opt: "-o", lang: "aptopt", src: "GTFOBins apt-get, apt"},
-	{tools: []string{"hg"}, opt: "--config", lang: "hgcfg", src: "GTFOBins hg; hgrc(5) alias, hooks"},
+		// Editors and numeric tools.
+		{tools: []string{"emacs"}, opt: "--execute", lang: "elisp", src: "GNU Emacs manual: Initial Options (--execute)"},
+		{tools: []string{"vi", "vim", "nvim", "ex", "view", "gvim", "rvim", "rview", "vimdiff"}, opt: "-c", lang: "vim", src: "GTFOBins vi, vim"},
+		{tools: []string{"vi", "vim", "nvim", "ex", "view", "gvim", "rvim", "rview", "vimdiff"}, opt: "--cmd", lang: "vim", src: "vim(1) --cmd"},
+		{tools: []string{"octave", "octave-cli"}, opt: "--eval", lang: "calls", src: "GTFOBins octave"},
+		{tools: []string{"matlab"}, opt: "-batch", lang: "calls", src: "mathworks.com: matlab (Linux) -batch statement"},
+		{tools: []string{"matlab"}, opt: "-r", lang: "calls", src: "mathworks.com: matlab (Linux) -r statement"},
+		{tools: []string{"gnuplot"}, opt: "-e", lang: "calls", src: "GTFOBins gnuplot"},
+		{tools: []string{"slsh"}, opt: "-e", lang: "calls", src: "GTFOBins slsh"},
+		{tools: []string{"bpftrace"}, opt: "-e", lang: "calls", src: "GTFOBins bpftrace"},
+		{tools: []string{"bpftrace"}, opt: "-c", lang: "sh", src: "GTFOBins bpftrace"},
+		{tools: []string{"guile"}, opt: "-c", lang: "calls", src: "GTFOBins guile"},
+		{tools: []string{"clisp"}, opt: "-x", lang: "calls", src: "GTFOBins clisp"},
+		{tools: []string{"sbcl"}, opt: "--eval", lang: "calls", src: "sbcl(1) --eval"},
+		{tools: []string{"jrunscript"}, opt: "-e", lang: "calls", src: "GTFOBins jrunscript"},
+		{tools: []string{"jjs"}, opt: "-e", lang: "calls", src: "jjs(1)"},
+		{tools: []string{"ghc", "ghci"}, opt: "-e", lang: "calls", src: "GTFOBins ghc"},
+		{tools: []string{"tex", "latex", "pdflatex", "pdftex", "xelatex", "xetex", "lualatex", "luatex"}, opt: "", lang: "tex", needs: []string{"--shell-escape", "-shell-escape", "--enable-write18", "-enable-write18"}, src: "GTFOBins tex, latex, pdflatex, pdftex, xelatex"},
+		{tools: []string{"make", "gmake"}, opt: "--eval", lang: "make", src: "GTFOBins make"},
+		{tools: []string{"dc"}, opt: "-e", lang: "bang", src: "GTFOBins dc"},
+		{tools: []string{"dc"}, opt: "--expression", lang: "bang", src: "dc(1)"},
+		{tools: []string{"lftp"}, opt: "-c", lang: "bang", src: "GTFOBins lftp"},
+		{tools: []string{"mail", "mailx"}, opt: "--exec", lang: "bang", src: "GTFOBins mail"},
+		{tools: []string{"fzf"}, opt: "--bind", lang: "fzf", src: "GTFOBins fzf"},
+		{tools: []string{"puppet"}, opt: "-e", lang: "puppet", src: "GTFOBins puppet"},
+		{tools: []string{"puppet"}, opt: "--execute", lang: "puppet", src: "puppet apply --help"},
+		{tools: []string{"busctl"}, opt: "--address", lang: "busctl", src: "GTFOBins busctl"},
+		{tools: []string{"apt-get", "apt"}, opt: "-o", lang: "aptopt", src: "GTFOBins apt-get, apt"},
+		{tools: []string{"hg"}, opt: "--config", lang: "hgcfg", src: "GTFOBins hg; hgrc(5) alias, hooks"},
 
-	// Hook options whose value is a shell command (GTFOBins "shell"/"command" functions).
-	{tools: []string{"aria2c"}, opt: "--on-download-complete", lang: "sh", src: "GTFOBins aria2c"},
-	{tools: []string{"aria2c"}, opt: "--on-download-start", lang: "sh", src: "aria2c(1) Event Hook"},
-	{tools: []string{"aria2c"}, opt: "--on-bt-download-complete", lang: "sh", src: "aria2c(1) Event Hook"},
-	{tools: []string{"borg"}, opt: "--rsh", lang: "sh", src: "GTFOBins borg"},
-	{tools: []string{"certbot"}, opt: "--pre-hook", lang: "sh", src: "GTFOBins certbot"},
-	{tools: []string{"certbot"}, opt: "--post-hook", lang: "sh", src: "eff-certbot.readthedocs.io: Pre and Post Validation Hooks"},
-	{tools: []string{"certbot"}, opt: "--deploy-hook", lang: "sh", src: "eff-certbot.readthedocs.io: renewing certificates"},
-	{tools: []string{"certbot"}, opt: "--manual-auth-hook", lang: "sh", src: "eff-certbot.readthedocs.io: manual"},
-	{tools: []string{"dhclient"}, opt: "-sf", lang: "sh", src: "GTFOBins dhclient"},
-	{tools: []string{"dnsmasq"}, opt: "--conf-script", lang: "sh", src: "GTFOBins dnsmasq"},
-	{tools: []string{"dnsmasq"}, opt: "--dhcp-script", lang: "sh", src: "dnsmasq(8)"},
-	{tools: []string{"enscript"}, opt: "-I", lang: "sh", src: "GTFOBins enscript"},
-	{tools: []string{"gcc", "g++", "cc"}, opt: "-wrapper", lang: "csv", src: "GTFOBins gcc"},
-	{tools: []string{"gem"}, opt: "-e", lang: "sh", src: "GTFOBins gem (gem open -e EDITOR)"},
-	{tools: []string{"genie"}, opt: "-c", lang: "sh", src: "GTFOBins genie"},
-	{tools: []string{"latexmk"}, opt: "-pdflatex", lang: "sh", eqOnly: true, src: "GTFOBins latexmk"},
-	{tools: []string{"latexmk"}, opt: "-latex", lang: "sh", eqOnly: true, src: "latexmk(1)"},
-	{tools: []string{"latexmk"}, opt: "-xelatex", lang: "sh", eqOnly: true, src: "latexmk(1)"},
-	{tools: []string{"latexmk"}, opt: "-lualatex", lang: "sh", eqOnly: true, src: "latexmk(1)"},
-	{tools: []string{"openvpn"}, opt: "--up", lang: "sh", src: "GTFOBins openvpn"},
-	{tools: []string{"openvpn"}, opt: "--down", lang: "sh", src: "openvpn(8) Script Hooks"},
-	{tools: []string{"openvpn"}, opt: "--route-up", lang: "sh", src: "openvpn(8) Script Hooks"},
-	{tools: []string{"openvpn"}, opt: "--ipchange", lang: "sh", src: "openvpn(8) Script Hooks"},
-	{tools: []string{"openvpn"}, opt: "--client-connect", lang: "sh", src: "openvpn(8) Script Hooks"},
-	{tools: []string{"openvpn"}, opt: "--auth-user-pass-verify", lang: "sh", src: "openvpn(8) Script Hooks"},
-	{tools: []string{"openvpn"}, opt: "--tls-verify", lang: "sh", src: "openvpn(8) Script Hooks"},
-	{tools: []string{"pidstat"}, opt: "-e", lang: "argv", src: "GTFOBins pidstat"},
-	{tools: []string{"pip", "pip3"}, opt: "--editor", lang: "sh", src: "GTFOBins pip"},
-	{tools: []string{"plymouth"}, opt: "--command", lang: "sh", src: "GTFOBins plymouth"},
-	{tools: []string{"restic"}, opt: "--password-command", lang: "sh", src: "GTFOBins restic"},
-	{tools: []string{"scrot"}, opt: "-e", lang: "sh", src: "GTFOBins scrot"},
-	{tools: []string{"scrot"}, opt: "--exec", lang: "sh", src: "scrot(1)"},
-	{tools: []string{"split"}, opt: "--filter", lang: "sh", src: "GTFOBins split"},
-	{tools: []string{"sshfs"}, opt: "-o", lang: "sshfsopt", src: "GTFOBins sshfs"},
-	{tools: []string{"sshuttle"}, opt: "--ssh-cmd", lang: "sh", src: "GTFOBins sshuttle"},
-	{tools: []string{"tcpdump"}, opt: "-z", lang: "sh", src: "GTFOBins tcpdump"},
-	{tools: []string{"yt-dlp", "youtube-dl"}, opt: "--exec", lang: "sh", src: "GTFOBins yt-dlp"},
-	{tools: []string{"yt-dlp"}, opt: "--exec-before-download", lang: "sh", src: "yt-dlp README"},
-	{tools: []string{"csvtool"}, opt: "call", lang: "sh", src: "GTFOBins csvtool"},
-	{tools: []string{"xdotool"}, opt: "exec", lang: "argv", src: "GTFOBins xdotool"},
-	{tools: []string{"task"}, opt: "execute", lang: "argv", src: "GTFOBins task"},
-	{tools: []string{"perlbug"}, opt: "-e", lang: "sh", src: "GTFOBins perlbug"},
-	{tools: []string{"start-stop-daemon"}, opt: "-x", lang: "argv", src: "GTFOBins start-stop-daemon"},
-	{tools: []string{"start-stop-daemon"}, opt: "--exec", lang: "argv", src: "start-stop-daemon(8)"},
+		// Hook options whose value is a shell command (GTFOBins "shell"/"command" functions).
+		{tools: []string{"aria2c"}, opt: "--on-download-complete", lang: "sh", src: "GTFOBins aria2c"},
+		{tools: []string{"aria2c"}, opt: "--on-download-start", lang: "sh", src: "aria2c(1) Event Hook"},
+		{tools: []string{"aria2c"}, opt: "--on-bt-download-complete", lang: "sh", src: "aria2c(1) Event Hook"},
+		{tools: []string{"borg"}, opt: "--rsh", lang: "sh", src: "GTFOBins borg"},
+		{tools: []string{"certbot"}, opt: "--pre-hook", lang: "sh", src: "GTFOBins certbot"},
+		{tools: []string{"certbot"}, opt: "--post-hook", lang: "sh", src: "eff-certbot.readthedocs.io: Pre and Post Validation Hooks"},
+		{tools: []string{"certbot"}, opt: "--deploy-hook", lang: "sh", src: "eff-certbot.readthedocs.io: renewing certificates"},
+		{tools: []string{"certbot"}, opt: "--manual-auth-hook", lang: "sh", src: "eff-certbot.readthedocs.io: manual"},
+		{tools: []string{"dhclient"}, opt: "-sf", lang: "sh", src: "GTFOBins dhclient"},
+		{tools: []string{"dnsmasq"}, opt: "--conf-script", lang: "sh", src: "GTFOBins dnsmasq"},
+		{tools: []string{"dnsmasq"}, opt: "--dhcp-script", lang: "sh", src: "dnsmasq(8)"},
+		{tools: []string{"enscript"}, opt: "-I", lang: "sh", src: "GTFOBins enscript"},
+		{tools: []string{"gcc", "g++", "cc"}, opt: "-wrapper", lang: "csv", src: "GTFOBins gcc"},
+		{tools: []string{"gem"}, opt: "-e", lang: "sh", src: "GTFOBins gem (gem open -e EDITOR)"},
+		{tools: []string{"genie"}, opt: "-c", lang: "sh", src: "GTFOBins genie"},
+		{tools: []string{"latexmk"}, opt: "-pdflatex", lang: "sh", eqOnly: true, src: "GTFOBins latexmk"},
+		{tools: []string{"latexmk"}, opt: "-latex", lang: "sh", eqOnly: true, src: "latexmk(1)"},
+		{tools: []string{"latexmk"}, opt: "-xelatex", lang: "sh", eqOnly: true, src: "latexmk(1)"},
+		{tools: []string{"latexmk"}, opt: "-lualatex", lang: "sh", eqOnly: true, src: "latexmk(1)"},
+		{tools: []string{"openvpn"}, opt: "--up", lang: "sh", src: "GTFOBins openvpn"},
+		{tools: []string{"openvpn"}, opt: "--down", lang: "sh", src: "openvpn(8) Script Hooks"},
+		{tools: []string{"openvpn"}, opt: "--route-up", lang: "sh", src: "openvpn(8) Script Hooks"},
+		{tools: []string{"openvpn"}, opt: "--ipchange", lang: "sh", src: "openvpn(8) Script Hooks"},
+		{tools: []string{"openvpn"}, opt: "--client-connect", lang: "sh", src: "openvpn(8) Script Hooks"},
+		{tools: []string{"openvpn"}, opt: "--auth-user-pass-verify", lang: "sh", src: "openvpn(8) Script Hooks"},
+		{tools: []string{"openvpn"}, opt: "--tls-verify", lang: "sh", src: "openvpn(8) Script Hooks"},
+		{tools: []string{"pidstat"}, opt: "-e", lang: "argv", src: "GTFOBins pidstat"},
+		{tools: []string{"pip", "pip3"}, opt: "--editor", lang: "sh", src: "GTFOBins pip"},
+		{tools: []string{"plymouth"}, opt: "--command", lang: "sh", src: "GTFOBins plymouth"},
+		{tools: []string{"restic"}, opt: "--password-command", lang: "sh", feeds: true, src: "GTFOBins restic; restic docs: --password-command"},
+		{tools: []string{"scrot"}, opt: "-e", lang: "sh", vars: scrotVars, src: "GTFOBins scrot; scrot(1) SPECIAL STRINGS"},
+		{tools: []string{"scrot"}, opt: "--exec", lang: "sh", vars: scrotVars, src: "scrot(1)"},
+		{tools: []string{"split"}, opt: "--filter", lang: "sh", vars: []string{"${FILE}", "./xaa", "$FILE", "./xaa"}, src: "GTFOBins split; split(1) --filter ($FILE)"},
+		{tools: []string{"sshfs"}, opt: "-o", lang: "sshfsopt", src: "GTFOBins sshfs"},
+		{tools: []string{"sshuttle"}, opt: "--ssh-cmd", lang: "sh", src: "GTFOBins sshuttle"},
+		{tools: []string{"tcpdump"}, opt: "-z", lang: "sh", src: "GTFOBins tcpdump"},
+		{tools: []string{"yt-dlp", "youtube-dl"}, opt: "--exec", lang: "sh", src: "GTFOBins yt-dlp"},
+		{tools: []string{"yt-dlp"}, opt: "--exec-before-download", lang: "sh", src: "yt-dlp README"},
+		{tools: []string{"csvtool"}, opt: "call", lang: "sh", src: "GTFOBins csvtool"},
+		{tools: []string{"xdotool"}, opt: "exec", lang: "argv", src: "GTFOBins xdotool"},
+		{tools: []string{"task"}, opt: "execute", lang: "argv", src: "GTFOBins task"},
+		{tools: []string{"perlbug"}, opt: "-e", lang: "sh", src: "GTFOBins perlbug"},
+		{tools: []string{"start-stop-daemon"}, opt: "-x", lang: "argv", src: "GTFOBins start-stop-daemon"},
+		{tools: []string{"start-stop-daemon"}, opt: "--exec", lang: "argv", src: "start-stop-daemon(8)"},
 
-	// Programs that run their operand (GTFOBins "shell": TOOL /bin/sh).
-	{tools: []string{"aa-exec", "aoss", "multitime", "pexec", "softlimit", "torify", "sshpass", "distcc", "grc", "choom", "setarch", "setlock", "logsave", "linux32", "linux64", "i386", "x86_64"}, opt: "", lang: "argv", src: "GTFOBins aa-exec, aoss, multitime, pexec, softlimit, torify, sshpass, distcc, grc, choom, setarch, setlock, logsave"},
-}
+		// Programs that run their operand (GTFOBins "shell": TOOL /bin/sh).
+		{tools: []string{"aa-exec", "aoss", "multitime", "pexec", "softlimit", "torify", "sshpass", "distcc", "grc", "choom", "setarch", "setlock", "logsave", "linux32", "linux64", "i386", "x86_64"}, opt: "", lang: "argv", src: "GTFOBins aa-exec, aoss, multitime, pexec, softlimit, torify, sshpass, distcc, grc, choom, setarch, setlock, logsave"},
+	}
+}}
 
 // appOperandSkip is how many operands an operand-running program takes before the program
 // it runs (setarch ARCH, setlock FILE, logsave FILE), and which of its options take a value.
@@ -185,10 +193,13 @@ var appOperandSkip = table[map[string]operandSkip]{build: func() map[string]oper
 	}
 }}
 
+// scrotVars are scrot's special strings in an -e command: the file name, and its parts.
+var scrotVars = []string{"$f", "./screenshot.png", "$n", "screenshot.png", "$w", "1920", "$h", "1080", "$s", "1024", "$p", "2073600", "$t", "png"}
+
 // appCodeIndex is appCodeRows by tool.
 var appCodeIndex = table[map[string][]appCodeRow]{build: func() map[string][]appCodeRow {
 	m := map[string][]appCodeRow{}
-	for _, r := range appCodeRows {
+	for _, r := range appCodeRows.get() {
 		if r.lang == "" {
 			continue
 		}
@@ -231,7 +242,15 @@ func appCodeCommands(s *Segment) []string {
 				code, ok = a[len(r.opt)+1:], true
 			}
 			if ok {
-				out = append(out, appCodeShell(r.lang, code, args)...)
+				if len(r.vars) > 0 {
+					code = strings.NewReplacer(r.vars...).Replace(code)
+				}
+				for _, c := range appCodeShell(r.lang, code, args) {
+					if r.feeds && c != "" {
+						c += " | " + s.Name()
+					}
+					out = append(out, c)
+				}
 			}
 		}
 	}
@@ -308,8 +327,11 @@ func appCodeShell(lang, code string, args []string) []string {
 	switch lang {
 	case "sh", "argv":
 		return []string{code}
-	case "csv": // gcc -wrapper PROG,ARG…
-		return []string{shellJoin(strings.Split(code, ","))}
+	case "csv": // gcc -wrapper PROG,ARG…: judged when PROG is a shell or interpreter
+		argv := strings.Split(code, ",")
+		if n := baseName(argv[0]); isShellName(n) || interpreters.get()[n] {
+			return []string{shellJoin(argv)}
+		}
 	case "python":
 		return []string{"python3 -c " + shellQuote(code)}
 	case "lua":

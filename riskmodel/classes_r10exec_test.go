@@ -54,6 +54,12 @@ func TestClassAppCodeOptions(t *testing.T) {
 		{`pdflatex main.tex`, Allow, "", ""},
 		{`python3 -c 'import os; os.execvp("pytest", ["pytest", "-q"])'`, Allow, "", ""},
 		{`sudo vi /etc/hosts`, Ask, "", ""},
+		// The application's own placeholders and consumers: split's $FILE is the output piece,
+		// restic reads what its password command prints, gcc's -wrapper runs a tool around
+		// the compiler.
+		{`split -l 1000 --filter='gzip > $FILE.gz' big.csv`, Allow, "", ""},
+		{`restic backup . --password-command 'pass show restic'`, Ask, "", ""},
+		{`gcc -wrapper valgrind,--leak-check=full main.c -o main`, Allow, "", ""},
 	})
 	runClassCases(t, []classCase{
 		// Unknown applications doing their everyday work stay medium at most: nothing in their
