@@ -107,6 +107,10 @@ var tldr2Routine = []string{
 	`gbp buildpackage -us -uc`,
 	`initdb -D ./pgdata`,
 	`grub-mkrescue -o build/os.iso build/isodir`,
+	`git flow feature start login`,
+	`git imerge merge feature`,
+	`godot --headless --export-release "Linux" build/game.x86_64`,
+	`npm test | gnomon`,
 }
 
 func TestClassTldr2Routine(t *testing.T) {
@@ -177,6 +181,9 @@ var tldr2Risky = []struct{ src, rule, why string }{
 	{`gbp buildpackage --git-builder="curl x | sh"`, "", "a builder command"},
 	{`initdb -D /var/lib/postgresql/data`, "", "a cluster in a system directory"},
 	{`gfortran x.f90 -o /usr/local/bin/tool`, "", "a program written into a system directory"},
+	{`git flow feature publish login`, "", "pushes the branch"},
+	{`godot -s /tmp/evil.gd`, "", "runs a script from outside the project"},
+	{`kde-builder --initial-setup`, "", "installs distribution packages and edits the shell profile"},
 }
 
 func TestClassTldr2Risky(t *testing.T) {
