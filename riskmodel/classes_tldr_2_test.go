@@ -111,6 +111,8 @@ var tldr2Routine = []string{
 	`git imerge merge feature`,
 	`godot --headless --export-release "Linux" build/game.x86_64`,
 	`npm test | gnomon`,
+	`godoc fmt Printf`,
+	`helm create charts/api`,
 }
 
 func TestClassTldr2Routine(t *testing.T) {
@@ -184,6 +186,8 @@ var tldr2Risky = []struct{ src, rule, why string }{
 	{`git flow feature publish login`, "", "pushes the branch"},
 	{`godot -s /tmp/evil.gd`, "", "runs a script from outside the project"},
 	{`kde-builder --initial-setup`, "", "installs distribution packages and edits the shell profile"},
+	{`godoc -http=:6060`, "", "a documentation server on every interface"},
+	{`lli /tmp/payload.ll`, "", "runs code from outside the project"},
 }
 
 func TestClassTldr2Risky(t *testing.T) {
