@@ -113,6 +113,9 @@ var tldr2Routine = []string{
 	`npm test | gnomon`,
 	`godoc fmt Printf`,
 	`helm create charts/api`,
+	`ip neighbor`,
+	`ip -brief address`,
+	`ip stats show dev eth0`,
 }
 
 func TestClassTldr2Routine(t *testing.T) {
@@ -188,6 +191,8 @@ var tldr2Risky = []struct{ src, rule, why string }{
 	{`kde-builder --initial-setup`, "", "installs distribution packages and edits the shell profile"},
 	{`godoc -http=:6060`, "", "a documentation server on every interface"},
 	{`lli /tmp/payload.ll`, "", "runs code from outside the project"},
+	{`ip stats set dev eth0 l3_stats on`, "", "changes the interface"},
+	{`ip -batch cmds.txt`, "", "a batch of ip commands from a file"},
 }
 
 func TestClassTldr2Risky(t *testing.T) {
