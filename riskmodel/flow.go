@@ -27,6 +27,7 @@ package riskmodel
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -419,6 +420,16 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 				files = append(files, abs)
 			}
 		}
+	case (n == "pio" || n == "platformio") && len(x.files) > 0:
+		// PlatformIO runs the project's extra_scripts, Python files platformio.ini names, in
+		// every build, test, check and upload (docs.platformio.org, "Advanced Scripting"): a
+		// Python file this request wrote is taken to be one of them.
+		for abs := range x.files {
+			if strings.HasSuffix(abs, ".py") {
+				files = append(files, abs)
+			}
+		}
+		slices.Sort(files)
 	}
 	for _, f := range files {
 		abs, ok := x.scope.Resolve(f)
@@ -457,8 +468,12 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 			}
 		case strings.EqualFold(base, "makefile") || base == "GNUmakefile" || n == "make" || n == "gmake":
 			x.script(makeRecipes(wf.content), c)
-		case interpreters.get()[n]:
-			facts, _ := x.inspectCode(langOf(n), wf.content, ctx)
+		case interpreters.get()[n] || n == "pio" || n == "platformio":
+			lang := langOf(n)
+			if !interpreters.get()[n] {
+				lang = "python" // a PlatformIO extra script
+			}
+			facts, _ := x.inspectCode(lang, wf.content, ctx)
 			seg.Code = true
 			if seg.CodeFacts == nil {
 				seg.CodeFacts = facts
