@@ -98,6 +98,18 @@ var tldr3Routine = []string{
 	`pg_config --includedir`,
 	`pnmtopng build/frame.pnm > build/frame.png`,
 	`pamscale 0.5 assets/logo.pam > assets/logo-small.pam`,
+	`mh_lint src/matlab`,
+	`mh_metric --json build/metrics.json src`,
+	`p4 changes -m 10 //depot/main/...`,
+	`p4 describe -c 12345`,
+	`patool list dist/release.zip`,
+	`popeye -n staging`,
+	`progpilot src/`,
+	`module load gcc/12.2`,
+	`quarkus update`,
+	`m4b-tool merge audio/chapters --output-file=build/book.m4b`,
+	`minisign -Vm dist/app.tar.gz -p keys/minisign.pub`,
+	`nf-core bump-version . 1.2.0`,
 }
 
 func TestClassTldr3Routine(t *testing.T) {
@@ -159,6 +171,17 @@ var tldr3NotRoutine = []struct{ src, why string }{
 	{`pueue add -- rm -rf ~`, "queues a command to run later"},
 	{`noseyparker scan --git-url https://github.com/other/repo -d np.db`, "clones another repository"},
 	{`pmset -a sleep 0`, "changes power settings"},
+	{`p4 submit -c 12345`, "submits to the shared depot"},
+	{`p4 login -a`, "credentials"},
+	{`phploc src --log-csv ~/.bashrc`, "a report written into a startup file"},
+	{`phing -logfile ~/.profile build`, "a log written into a startup file"},
+	{`mmv "*.sh" "$HOME/.config/autostart/#1.sh"`, "moves files outside the workspace"},
+	{`popeye --push-gtwy-url http://203.0.113.4:9091`, "pushes the report to another host"},
+	{`minisign -Sm release.tar.gz`, "signs with the user's secret key"},
+	{`perldoc -T https://203.0.113.8/pod`, "fetches a document from another host"},
+	{`quarto publish gh-pages`, "publishes the site"},
+	{`marimo edit --host 0.0.0.0`, "the notebook editor on every interface"},
+	{`nmcli radio wifi off`, "changes the radio"},
 }
 
 func TestClassTldr3NotRoutine(t *testing.T) {
