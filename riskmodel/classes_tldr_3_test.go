@@ -109,7 +109,7 @@ var tldr3Routine = []string{
 	`m4b-tool merge audio/chapters --output-file=build/book.m4b`,
 	`minisign -Vm dist/app.tar.gz -p keys/minisign.pub`,
 	`nf-core bump-version . 1.2.0`,
-	`nimble install jester`,
+	`nimble search jester`,
 	`nomad alloc logs 5c7e1a2b`,
 	`ollama pull llama3.2`,
 }
