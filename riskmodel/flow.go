@@ -430,6 +430,14 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 			}
 		}
 		slices.Sort(files)
+	case scriptRunners.get()[n].interp != "":
+		// A watcher or renderer that runs the script it is given, as its interpreter would.
+		for _, a := range seg.Args[1:] {
+			if !strings.HasPrefix(a, "-") && slices.ContainsFunc(scriptRunners.get()[n].exts, func(e string) bool { return strings.HasSuffix(a, e) }) {
+				files = append(files, a)
+				break
+			}
+		}
 	}
 	for _, f := range files {
 		abs, ok := x.scope.Resolve(f)
@@ -468,9 +476,12 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 			}
 		case strings.EqualFold(base, "makefile") || base == "GNUmakefile" || n == "make" || n == "gmake":
 			x.script(makeRecipes(wf.content), c)
-		case interpreters.get()[n] || n == "pio" || n == "platformio":
+		case interpreters.get()[n] || n == "pio" || n == "platformio" || scriptRunners.get()[n].interp != "":
 			lang := langOf(n)
-			if !interpreters.get()[n] {
+			switch {
+			case scriptRunners.get()[n].interp != "":
+				lang = langOf(scriptRunners.get()[n].interp)
+			case !interpreters.get()[n]:
 				lang = "python" // a PlatformIO extra script
 			}
 			facts, _ := x.inspectCode(lang, wf.content, ctx)
@@ -484,6 +495,27 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 		}
 		delete(x.running, abs)
 	}
+}
+
+// scriptRunners are catalogued tools (catalog/commands_tldr_3.toml) that run the script file
+// they are given the way its interpreter would: nodemon app.js (nodemon.io), manim scene.py
+// Scene (docs.manim.community), marimo edit|run|export nb.py (docs.marimo.io), quarto render
+// doc.qmd, whose code cells it executes (quarto.org/docs/computations). A file the
+// request wrote or downloaded and then hands to one is judged as that interpreter running it.
+var scriptRunners = table[map[string]scriptRunner]{build: func() map[string]scriptRunner {
+	return map[string]scriptRunner{
+		"nodemon": {"node", []string{".js", ".mjs", ".cjs", ".ts"}},
+		"manim":   {"python", []string{".py"}},
+		"marimo":  {"python", []string{".py"}},
+		"quarto":  {"python", []string{".qmd", ".ipynb", ".py", ".rmd", ".Rmd"}},
+	}
+}}
+
+// scriptRunner is the interpreter a script runner stands for and the extensions of the
+// files it runs.
+type scriptRunner struct {
+	interp string
+	exts   []string
 }
 
 // packageScripts returns the commands of a package.json's "scripts"; one entry that is not
