@@ -270,6 +270,16 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.wildcard-selector":    d(polDestroy),
 		"mcp.runaway-scale":        d(polExhaust),
 		"mcp.sql-bulk-user-delete": d(polDestroy),
+		// deny-list effects stated by the arguments of any server (mcp_r10_args.go)
+		"mcp.open-to-world":          d(polControls),
+		"mcp.protection-off":         d(polControls),
+		"mcp.whole-store-delete":     d(polDestroy),
+		"mcp.os-process-kill":        d(polExhaust),
+		"mcp.miner-workload":         d(polExhaust),
+		"mcp.sql-export-out":         a(polExfil),
+		"mcp.mail-forward-out":       a(polMessage + "; " + polExfil),
+		"mcp.sink-other-project":     d(polExfil),
+		"mcp.whole-store-shared-out": d(polExfil),
 	}
 	return t
 }}
