@@ -173,7 +173,7 @@ var r10Protections = []struct {
 	{&wordSet{words: `pagerduty opsgenie oncall escalation escalations incidentio firehydrant splunkoncall victorops squadcast`}, "paging (who is woken for an incident)", true},
 	{&wordSet{words: `audit audits auditlog auditlogs trail trails cloudtrail activitylog logging flowlog flowlogs`}, "audit logging", true},
 	{&wordSet{words: `waf firewall firewalls guardduty securityhub defender detector detectors macie inspector sentinel falco crowdstrike ids ips`}, "a security control (firewall, WAF, threat detection)", true},
-	{&wordSet{words: `scanning scan scanner codeql dependabot secretscanning codescanning pushprotection vulnerability vulnerabilities`}, "security scanning", true},
+	{&wordSet{words: `scanning scan scanner codeql dependabot secretscanning codescanning pushprotection vulnerability vulnerabilities advancedsecurity`}, "security scanning", true},
 	{&wordSet{words: `backup backups pitr retention`}, "backups", true},
 	{&wordSet{words: `protection protections ruleset rulesets deletionprotection terminationprotection`}, "a protection (branch, deletion or termination protection)", true},
 	{&wordSet{words: `monitor monitors alert alerts alerting alarm alarms alertrule alertrules alertpolicy uptime synthetic synthetics healthcheck heartbeat heartbeats notification notifications`}, "monitoring and alerting", false},
@@ -193,10 +193,25 @@ var (
 // r10RetentionKeys hold how long backups are kept; 0 keeps none.
 var r10RetentionKeys = &wordSet{words: `backupretentionperiod backupretentiondays backupretention retentiondays retentionperiod pitrretentiondays`}
 
-// r10ProtectionOf names what a call's tool, server and argument keys say it controls, and
-// whether switching it off is on the deny list for certain.
+// r10ProtectionOf names what a call's tool, server and argument paths say it controls, and
+// whether switching it off is on the deny list for certain: the tool's and server's words
+// first, then those of the arguments' paths ({"secret_scanning": {"status": "disabled"}}).
 func r10ProtectionOf(c *mcpCtx) (what string, sure, ok bool) {
-	words := append(append([]string{}, c.toolWords...), c.serverWords...)
+	if what, sure, ok = r10ProtectionIn(append(append([]string{}, c.toolWords...), c.serverWords...)); ok {
+		return what, sure, ok
+	}
+	for _, a := range c.args {
+		if a.depth > 1 && (r10OnKeys.has(a.nkey) || r10OffKeys.has(a.nkey) || r10StateKeys.has(a.nkey)) {
+			if what, sure, ok = r10ProtectionIn(mcpSplitWords(a.path)); ok {
+				return what, sure, ok
+			}
+		}
+	}
+	return "", false, false
+}
+
+// r10ProtectionIn names the protection words name.
+func r10ProtectionIn(words []string) (what string, sure, ok bool) {
 	for _, p := range r10Protections {
 		if mcpAnyWord(words, p.words.get()) {
 			return p.what, p.sure, true
