@@ -280,6 +280,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.mail-forward-out":       a(polMessage + "; " + polExfil),
 		"mcp.sink-other-project":     d(polExfil),
 		"mcp.whole-store-shared-out": d(polExfil),
+		"mcp.secret-to-search":       d(polExfil),
 	}
 	return t
 }}

@@ -162,6 +162,10 @@ func TestClassR10DataOut(t *testing.T) {
 			decision: Deny, rules: []string{"mcp.sink-other-project"}},
 		{name: "sink in the same project", req: `{"server":"logging","tool":"create_log_sink","arguments":{"project":"acme-prod","name":"s","destination":"pubsub.googleapis.com/projects/acme-prod/topics/in"}}`,
 			decision: Ask, notRules: []string{"mcp.sink-other-project"}},
+		{name: "a live key pasted into a web search", req: `{"server":"kagi","tool":"search","arguments":{"q":"stripe error for sk_live_51Qz8RtY7uIo9PaSdFgHjKlZx"}}`,
+			decision: Deny, category: CatDataExfiltration, rules: []string{"mcp.secret-to-search"}},
+		{name: "an error message searched", req: `{"server":"kagi","tool":"search","arguments":{"q":"stripe error No such customer"}}`,
+			decision: Allow, notRules: []string{"mcp.secret-to-search"}},
 		{name: "workspace shared with a personal mailbox", req: `{"server":"notion","tool":"invite_workspace_member","arguments":{"email":"someone.else@icloud.com","role":"member"}}`,
 			decision: Deny, rules: []string{"mcp.whole-store-shared-out"}},
 	})

@@ -180,6 +180,24 @@ func wholeStoreSharedOut(c *mcpCtx) string {
 	return ""
 }
 
+// r10ThirdPartyQueryWords name services that take a query and keep it: web search engines,
+// answer engines, translators. A credential typed into one has left for their servers and
+// logs, whatever the tool's read-only hint says.
+var r10ThirdPartyQueryWords = &wordSet{words: `search websearch google bing brave duckduckgo ddg tavily exa perplexity serp serpapi serper kagi
+	searxng you jina firecrawl translate translator deepl wolfram wolframalpha`}
+
+// secretInSearch says why a call sends a credential to a search or answer engine.
+func secretInSearch(c *mcpCtx) string {
+	if len(c.secrets) == 0 || c.sends || c.local {
+		return ""
+	}
+	words := append(append([]string{}, c.serverWords...), c.toolWords...)
+	if !mcpAnyWord(words, r10ThirdPartyQueryWords.get()) {
+		return ""
+	}
+	return fmt.Sprintf("it sends %s (%s) to %s, a third party's search or answer service that keeps its queries (docs/policy.md: sending secrets to any host that is not the project's own)", c.secrets[0].kind, mcpCleanText(c.secrets[0].where, 40), c.server)
+}
+
 func mcpR10ExportRules() []*Rule {
 	pair := func(f func(*mcpCtx) (string, bool)) func(*mcpCtx) (string, bool) {
 		return func(c *mcpCtx) (string, bool) {
@@ -213,6 +231,9 @@ func mcpR10ExportRules() []*Rule {
 		{ID: "mcp.sink-other-project", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
 			Message: "Creates a log sink, export, transfer or subscription whose destination is another project",
 			mcp:     one(sinkToOtherProject)},
+		{ID: "mcp.secret-to-search", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
+			Message: "Sends a credential in the query of a web search, answer or translation service",
+			mcp:     one(secretInSearch)},
 		{ID: "mcp.whole-store-shared-out", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
 			Message: "Shares a whole drive, workspace or database with a personal mailbox",
 			mcp:     one(wholeStoreSharedOut)},
