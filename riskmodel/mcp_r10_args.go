@@ -42,7 +42,7 @@ import (
 // Opening to everyone.
 
 // r10WorldCIDRs are address ranges that mean every address.
-var r10WorldCIDRs = &wordSet{words: `0.0.0.0/0 ::/0 0::0/0 *:*`}
+var r10WorldCIDRs = &wordSet{words: `0.0.0.0/0 ::/0 0::0/0`}
 
 // r10WorldPrincipals are principals that mean everyone (GCP IAM members, AWS grantees).
 var r10WorldPrincipals = &wordSet{words: `allusers allauthenticatedusers authenticatedusers everyone anyone
@@ -52,8 +52,8 @@ var r10WorldPrincipals = &wordSet{words: `allusers allauthenticatedusers authent
 // (cidrBlocks, sourceRanges, dbAllowedCidrs, ipAddress); r10AddressKeys are such keys
 // written as one word.
 var (
-	r10AddressKeyWords = &wordSet{words: `cidr cidrs ip ips ipv4 ipv6 source sources range ranges address addresses allowed allow prefix prefixes
-	whitelist allowlist network networks`}
+	r10AddressKeyWords = &wordSet{words: `cidr cidrs ip ips ipv4 ipv6 source sources range ranges address addresses whitelist allowlist
+	network networks`}
 	r10AddressKeys = &wordSet{words: `cidrip cidrblock cidrblocks sourceip sourceips ipaddress ipaddresses iprange ipranges sourcerange
 	sourceranges sourceaddressprefix sourceaddressprefixes allowedips allowedcidrs ipallowlist ipwhitelist`}
 )
@@ -84,7 +84,7 @@ func openToWorld(c *mcpCtx) string {
 		}
 		v := strings.ToLower(strings.TrimSpace(a.val))
 		p := strings.ToLower(a.path)
-		if mcpAnyWord(mcpSplitWords(a.path), r10NotInboundWords.get()) {
+		if mcpAnyWord(mcpSplitWords(a.path), r10NotInboundWords.get()) || c.deniedBySibling(a.path) {
 			continue
 		}
 		switch {
@@ -135,6 +135,41 @@ func (c *mcpCtx) onlyWebPorts() string {
 	return "port " + strings.Join(ports, ", ")
 }
 
+// r10DenyActions are rule actions that drop traffic: a rule with one blocks every address
+// rather than letting it in (network ACL, NSG and WAF rules).
+var r10DenyActions = &wordSet{words: `deny drop reject block blocked`}
+
+// deniedBySibling reports that the object holding the argument at p is a rule whose action,
+// access or effect denies (a network ACL entry denying 0.0.0.0/0).
+func (c *mcpCtx) deniedBySibling(p string) bool {
+	denies := func(a mcpArg) bool {
+		switch a.nkey {
+		case "action", "ruleaction", "access", "effect", "type", "mode", "policy":
+			return r10DenyActions.has(strings.ToLower(strings.TrimSpace(a.val)))
+		}
+		return false
+	}
+	parent := p
+	for {
+		i := strings.LastIndexAny(parent, ".[")
+		if i <= 0 {
+			break
+		}
+		parent = parent[:i]
+		for _, a := range c.args {
+			if strings.HasPrefix(a.path, parent+".") && !strings.ContainsAny(a.path[len(parent)+1:], ".[") && denies(a) {
+				return true
+			}
+		}
+	}
+	for _, a := range c.args {
+		if a.depth == 1 && denies(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // allowStatementWithoutCondition reports that the policy statement holding the argument at
 // path is an Allow with no Condition: a Deny of "*" (deny insecure transport) and a "*"
 // narrowed to an organisation or VPC by a condition are not openings.
@@ -169,18 +204,23 @@ var r10Protections = []struct {
 	words *wordSet
 	what  string
 	sure  bool // on the deny list whatever is switched off; false: a monitor, asked at high
+	// deleteSure: deleting one is on the deny list too (an audit trail, a detector, a backup);
+	// false where a deletion may as well close as open (a firewall rule) or removes a result
+	// rather than the control (a scan).
+	deleteSure bool
 }{
-	{&wordSet{words: `pagerduty opsgenie oncall escalation escalations incidentio firehydrant splunkoncall victorops squadcast`}, "paging (who is woken for an incident)", true},
-	{&wordSet{words: `audit audits auditlog auditlogs trail trails cloudtrail activitylog logging flowlog flowlogs`}, "audit logging", true},
-	{&wordSet{words: `waf firewall firewalls guardduty securityhub defender detector detectors macie inspector sentinel falco crowdstrike ids ips`}, "a security control (firewall, WAF, threat detection)", true},
-	{&wordSet{words: `scanning scan scanner codeql dependabot secretscanning codescanning pushprotection vulnerability vulnerabilities advancedsecurity`}, "security scanning", true},
-	{&wordSet{words: `backup backups pitr retention`}, "backups", true},
-	{&wordSet{words: `protection protections ruleset rulesets deletionprotection terminationprotection`}, "a protection (branch, deletion or termination protection)", true},
-	{&wordSet{words: `monitor monitors alert alerts alerting alarm alarms alertrule alertrules alertpolicy uptime synthetic synthetics healthcheck heartbeat heartbeats notification notifications`}, "monitoring and alerting", false},
+	{&wordSet{words: `pagerduty opsgenie oncall escalation escalations incidentio firehydrant splunkoncall victorops squadcast`}, "paging (who is woken for an incident)", true, true},
+	{&wordSet{words: `audit audits auditlog auditlogs trail trails cloudtrail activitylog logging flowlog flowlogs recorder`}, "audit logging", true, true},
+	{&wordSet{words: `guardduty securityhub defender detector detectors macie inspector sentinel falco crowdstrike`}, "threat detection", true, true},
+	{&wordSet{words: `waf firewall firewalls`}, "a firewall or WAF rule", true, false},
+	{&wordSet{words: `scanning scan scanner codeql dependabot secretscanning codescanning pushprotection vulnerability vulnerabilities advancedsecurity`}, "security scanning", true, false},
+	{&wordSet{words: `backup backups pitr retention`}, "backups", true, true},
+	{&wordSet{words: `protection protections ruleset rulesets deletionprotection terminationprotection`}, "a protection (branch, deletion or termination protection)", true, true},
+	{&wordSet{words: `monitor monitors alert alerts alerting alarm alarms alertrule alertrules alertpolicy uptime synthetic synthetics healthcheck heartbeat heartbeats notification notifications`}, "monitoring and alerting", false, false},
 }
 
 // r10OffVerbs switch something off by their name.
-var r10OffVerbs = &wordSet{words: `disable deactivate pause mute silence suspend stop unsubscribe turnoff`}
+var r10OffVerbs = &wordSet{words: `disable deactivate pause mute silence suspend unsubscribe turnoff`}
 
 // r10OnKeys hold whether a thing is on; r10OffKeys whether it is off; r10StateKeys its state.
 var (
@@ -196,28 +236,28 @@ var r10RetentionKeys = &wordSet{words: `backupretentionperiod backupretentionday
 // r10ProtectionOf names what a call's tool, server and argument paths say it controls, and
 // whether switching it off is on the deny list for certain: the tool's and server's words
 // first, then those of the arguments' paths ({"secret_scanning": {"status": "disabled"}}).
-func r10ProtectionOf(c *mcpCtx) (what string, sure, ok bool) {
-	if what, sure, ok = r10ProtectionIn(append(append([]string{}, c.toolWords...), c.serverWords...)); ok {
-		return what, sure, ok
+func r10ProtectionOf(c *mcpCtx) (what string, sure, deleteSure, ok bool) {
+	if what, sure, deleteSure, ok = r10ProtectionIn(append(append([]string{}, c.toolWords...), c.serverWords...)); ok {
+		return what, sure, deleteSure, ok
 	}
 	for _, a := range c.args {
 		if a.depth > 1 && (r10OnKeys.has(a.nkey) || r10OffKeys.has(a.nkey) || r10StateKeys.has(a.nkey)) {
-			if what, sure, ok = r10ProtectionIn(mcpSplitWords(a.path)); ok {
-				return what, sure, ok
+			if what, sure, _, ok = r10ProtectionIn(mcpSplitWords(a.path)); ok {
+				return what, sure, false, ok
 			}
 		}
 	}
-	return "", false, false
+	return "", false, false, false
 }
 
 // r10ProtectionIn names the protection words name.
-func r10ProtectionIn(words []string) (what string, sure, ok bool) {
+func r10ProtectionIn(words []string) (what string, sure, deleteSure, ok bool) {
 	for _, p := range r10Protections {
 		if mcpAnyWord(words, p.words.get()) {
-			return p.what, p.sure, true
+			return p.what, p.sure, p.deleteSure, true
 		}
 	}
-	return "", false, false
+	return "", false, false, false
 }
 
 // protectionOff says why a call switches a protection off or deletes one, and whether that
@@ -229,7 +269,7 @@ func protectionOff(c *mcpCtx) (string, bool) {
 	if mcpAnyWord(c.toolWords, mcpWordSet("incident incidents occurrence occurrences")) {
 		return "", false // acting on one incident (acknowledge, snooze, resolve) is on-call work
 	}
-	what, sure, ok := r10ProtectionOf(c)
+	what, sure, deleteSure, ok := r10ProtectionOf(c)
 	if !ok {
 		// A backup retention of 0 switches backups off whatever the call is named
 		// (RDS ModifyDBInstance, a managed database's settings).
@@ -243,9 +283,11 @@ func protectionOff(c *mcpCtx) (string, bool) {
 	how := ""
 	switch {
 	case c.act == mcpActDestroy && c.hardDestroy():
-		how = "deletes " + what
+		how, sure = "deletes "+what, deleteSure
 	case mcpAnyWord(c.toolWords, r10OffVerbs.get()):
 		how = "switches " + what + " off (" + mcpFirstWord(c.toolWords, r10OffVerbs.get()) + ")"
+	case mcpContains(c.toolWords, "stop") && mcpAnyWord(c.toolWords, mcpWordSet("logging trail recorder auditing")):
+		how = "stops " + what // CloudTrail StopLogging, Config StopConfigurationRecorder
 	default:
 		for _, a := range c.args {
 			v := strings.ToLower(strings.TrimSpace(a.val))

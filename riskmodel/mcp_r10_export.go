@@ -81,7 +81,7 @@ func sqlExportOut(c *mcpCtx) (string, bool) {
 
 var (
 	r10MailWords        = &wordSet{words: `gmail mail email emails outlook inbox mailbox exchange fastmail proton protonmail imap o365 office365 m365`}
-	r10MailSettingWords = &wordSet{words: `filter filters rule rules forwarding autoforwarding autoforward forward redirect settings setting`}
+	r10MailSettingWords = &wordSet{words: `filter filters rule rules forwarding autoforwarding autoforward settings setting`}
 )
 
 // mailForwardOut says why a mail rule or setting forwards mail out, and whether for certain.
