@@ -230,6 +230,10 @@ var (
 	r10OffStates = &wordSet{words: `disabled disable off inactive paused pause muted mute silenced suspended notconfigured not-configured not_configured none log count detectiononly detection_only monitor-only`}
 )
 
+// r10IdentityKeys name the object a call acts on.
+var r10IdentityKeys = &wordSet{words: `id name uid workflow workflowid workflowname rule ruleid rulename monitor monitorid policy policyid
+	service serviceid integration integrationid check checkid job jobid`}
+
 // r10RetentionKeys hold how long backups are kept; 0 keeps none.
 var r10RetentionKeys = &wordSet{words: `backupretentionperiod backupretentiondays backupretention retentiondays retentionperiod pitrretentiondays`}
 
@@ -243,6 +247,15 @@ func r10ProtectionOf(c *mcpCtx) (what string, sure, deleteSure, ok bool) {
 	for _, a := range c.args {
 		if a.depth > 1 && (r10OnKeys.has(a.nkey) || r10OffKeys.has(a.nkey) || r10StateKeys.has(a.nkey)) {
 			if what, sure, _, ok = r10ProtectionIn(mcpSplitWords(a.path)); ok {
+				return what, sure, false, ok
+			}
+		}
+	}
+	// The thing switched off named by its id or name ({"workflow_id": "codeql.yml"} to a
+	// disable_workflow tool).
+	for _, a := range c.args {
+		if a.depth == 1 && a.str && len(a.val) <= 80 && r10IdentityKeys.has(a.nkey) {
+			if what, sure, _, ok = r10ProtectionIn(mcpSplitWords(a.val)); ok {
 				return what, sure, false, ok
 			}
 		}
@@ -288,6 +301,8 @@ func protectionOff(c *mcpCtx) (string, bool) {
 		how = "switches " + what + " off (" + mcpFirstWord(c.toolWords, r10OffVerbs.get()) + ")"
 	case mcpContains(c.toolWords, "stop") && mcpAnyWord(c.toolWords, mcpWordSet("logging trail recorder auditing")):
 		how = "stops " + what // CloudTrail StopLogging, Config StopConfigurationRecorder
+	case mcpAnyWord(c.toolWords, mcpWordSet("create new add insert")):
+		// a new rule or monitor created disabled switches nothing off
 	default:
 		for _, a := range c.args {
 			v := strings.ToLower(strings.TrimSpace(a.val))
