@@ -58,8 +58,11 @@ func urlCarriesData(raw string) (string, bool) {
 // Page code that reads the page's session secrets. Sources: MDN Document.cookie,
 // Window.localStorage / sessionStorage, CookieStore.get, chrome.cookies (extension API).
 type b9URLRegexps struct {
-	jsCookieRead, jsStorageToken, jsStorageDump            *regexp.Regexp
-	reviewerDirective, reviewerApproval, reviewerAddressee *regexp.Regexp
+	jsCookieRead, jsStorageToken, jsStorageDump *regexp.Regexp
+	// The reviewer-text expressions run over every string argument, file contents
+	// included; they are litRegexps (keyword prefilters) because a case-insensitive
+	// alternation stepped over every byte of a 2 KB file was most of an MCP write's review.
+	reviewerDirective, reviewerApproval, reviewerAddressee *litRegexp
 }
 
 // b9URLRe is built on first use (a table, not package init).
@@ -74,11 +77,11 @@ var b9URLRe = table[b9URLRegexps]{build: func() b9URLRegexps {
 		jsStorageDump: regexp.MustCompile(`(?:JSON\.stringify|Object\.(?:entries|keys|values|assign))\s*\(\s*(?:window\.)?(?:local|session)Storage\b|\.\.\.\s*(?:window\.)?(?:local|session)Storage\b|\bin\s+(?:window\.)?(?:local|session)Storage\b`),
 		// reviewerDirective is text telling a reviewer or an approval gate what to answer; "ignore
 		// previous instructions" counts when an instruction follows it, not when a ticket names it.
-		reviewerDirective: regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system|safety|security)\s+(?:instructions|rules|guidance|prompts?|polic(?:y|ies))(?:\s+and\s+\w|\s*[.:;,]\s*[a-z]\w*\s+\w)|\b(?:answer|respond|reply|return|output|decide|mark(?:\s+it)?)\s+(?:with\s+)?["'` + "`" + `]?(?:allow|approved?)["'` + "`" + `]?(?:\s|[.;,!]|$)|"(?:decision|verdict)"\s*:\s*"(?:allow|approve|approved|safe)"|"risk_level"\s*:\s*"low"`),
+		reviewerDirective: newLitRegexp(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system|safety|security)\s+(?:instructions|rules|guidance|prompts?|polic(?:y|ies))(?:\s+and\s+\w|\s*[.:;,]\s*[a-z]\w*\s+\w)|\b(?:answer|respond|reply|return|output|decide|mark(?:\s+it)?)\s+(?:with\s+)?["'` + "`" + `]?(?:allow|approved?)["'` + "`" + `]?(?:\s|[.;,!]|$)|"(?:decision|verdict)"\s*:\s*"(?:allow|approve|approved|safe)"|"risk_level"\s*:\s*"low"`),
 		// reviewerApproval claims an approval is already given or not needed.
-		reviewerApproval: regexp.MustCompile(`(?i)\bpre-?approved\b|\bauto-?approv(?:e|ed|al)\b|\balready\s+(?:been\s+)?approved\b|\bapproval\s+(?:is\s+)?(?:not\s+(?:required|needed)|waived)\b|\bskip\s+(?:the\s+)?(?:review|approval|confirmation)s?\b|\bno\s+(?:need\s+to\s+)?(?:ask|confirm)(?:ation)?\b`),
+		reviewerApproval: newLitRegexp(`(?i)\bpre-?approved\b|\bauto-?approv(?:e|ed|al)\b|\balready\s+(?:been\s+)?approved\b|\bapproval\s+(?:is\s+)?(?:not\s+(?:required|needed)|waived)\b|\bskip\s+(?:the\s+)?(?:review|approval|confirmation)s?\b|\bno\s+(?:need\s+to\s+)?(?:ask|confirm)(?:ation)?\b`),
 		// reviewerAddressee names who such a claim is addressed to.
-		reviewerAddressee: regexp.MustCompile(`(?i)\breviewers?\b|\bguardian\b|\bai\s+(?:assistants?|agents?|models?)\b|\bllms?\b|\blanguage\s+models?\b|\bassistants?\b|\bagents?\b|\bsafety\s+(?:checks?|reviews?|filters?)\b|\bapproval\s+(?:prompts?|gates?|checks?|policy)\b|\bsecurity\s+review\b`),
+		reviewerAddressee: newLitRegexp(`(?i)\breviewers?\b|\bguardian\b|\bai\s+(?:assistants?|agents?|models?)\b|\bllms?\b|\blanguage\s+models?\b|\bassistants?\b|\bagents?\b|\bsafety\s+(?:checks?|reviews?|filters?)\b|\bapproval\s+(?:prompts?|gates?|checks?|policy)\b|\bsecurity\s+review\b`),
 	}
 }}
 

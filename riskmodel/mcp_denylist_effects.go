@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -206,6 +207,9 @@ func absurdScale(c *mcpCtx) string {
 func bulkUserDelete(c *mcpCtx) string {
 	if c.dbLocal || c.localTarget() != "" {
 		return ""
+	}
+	if !slices.ContainsFunc(c.sql, func(s mcpSqlStmt) bool { return s.kind == mcpSqlDelete }) {
+		return "" // nothing deleted: the environment test below reads every argument
 	}
 	for _, a := range c.args {
 		if a.str && a.depth == 1 && mcpDenyEffectRe.get().devEnv.MatchString(a.val) && !mcpSqlKeys.has(a.nkey) {

@@ -334,6 +334,28 @@ source = "test"
 			t.Errorf("Lookup(mkcert %v) = %v, want %v", tc.args, ok, tc.ok)
 		}
 	}
+	// A one-letter option is excluded inside a bundle of one-letter options too.
+	d, err := loadCommands([]byte("[[command]]\nname = \"fdupes\"\nclass = \"read_only\"\nexclude = [\"-d\", \"-N\"]\nwhat = \"w\"\nsource = \"s\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"-r", "photos"}, true},
+		{[]string{"-rdN", "photos"}, false},
+		{[]string{"-rd", "photos"}, false},
+		{[]string{"-Nr", "photos"}, false},
+		{[]string{"-r", "-d", "photos"}, false},
+		{[]string{"-rS", "photos"}, true},
+		{[]string{"-delete-me", "photos"}, true}, // not a bundle: not letters only
+		{[]string{"--dry", "photos"}, true},
+	} {
+		if _, ok := d.Lookup("fdupes", tc.args); ok != tc.ok {
+			t.Errorf("Lookup(fdupes %v) = %v, want %v", tc.args, ok, tc.ok)
+		}
+	}
 	if _, err := loadCommands([]byte("[[command]]\nname = \"x\"\nclass = \"network\"\nwhat = \"w\"\nsource = \"s\"\n")); err == nil {
 		t.Error("an unknown class loads")
 	}

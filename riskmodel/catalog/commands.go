@@ -353,7 +353,7 @@ func (e *Command) covers(args []string) bool {
 		}
 		for _, x := range e.Exclude {
 			if a == x || strings.HasPrefix(a, x) && strings.HasPrefix(a[len(x):], "=") ||
-				strings.HasSuffix(x, "=") && strings.HasPrefix(a, x) {
+				strings.HasSuffix(x, "=") && strings.HasPrefix(a, x) || inFlagBundle(a, x) {
 				return false
 			}
 		}
@@ -395,6 +395,23 @@ func (e *Command) covers(args []string) bool {
 		}
 	}
 	return false
+}
+
+// inFlagBundle reports a one-letter option x (-d) given inside a bundle of one-letter options
+// (-rdN, -Me): fdupes -rdN deletes as surely as fdupes -r -d -N. A single-dash word of up to
+// five letters and digits is read as a bundle; a longer one (-version, -delete) is an option
+// of its own. Reading a short single-dash option as a bundle can only take a use out of an
+// entry, never put one in.
+func inFlagBundle(a, x string) bool {
+	if len(x) != 2 || x[0] != '-' || x[1] == '-' || len(a) < 3 || len(a) > 6 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		if c := a[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return strings.IndexByte(a[1:], x[1]) >= 0
 }
 
 // ProductionLike reports an environment name that is production or staging: one of the
