@@ -83,6 +83,9 @@ func openToWorld(c *mcpCtx) string {
 			continue
 		}
 		v := strings.ToLower(strings.TrimSpace(a.val))
+		if !r10WorldCIDRs.has(v) && v != "0.0.0.0" && v != "255.255.255.255" && v != "*" && !r10WorldPrincipals.has(v) {
+			continue // the common case: no value that means everyone
+		}
 		p := strings.ToLower(a.path)
 		if mcpAnyWord(mcpSplitWords(a.path), r10NotInboundWords.get()) || c.deniedBySibling(a.path) {
 			continue
@@ -241,7 +244,10 @@ var r10RetentionKeys = &wordSet{words: `backupretentionperiod backupretentionday
 // whether switching it off is on the deny list for certain: the tool's and server's words
 // first, then those of the arguments' paths ({"secret_scanning": {"status": "disabled"}}).
 func r10ProtectionOf(c *mcpCtx) (what string, sure, deleteSure, ok bool) {
-	if what, sure, deleteSure, ok = r10ProtectionIn(append(append([]string{}, c.toolWords...), c.serverWords...)); ok {
+	if what, sure, deleteSure, ok = r10ProtectionIn(c.toolWords); ok {
+		return what, sure, deleteSure, ok
+	}
+	if what, sure, deleteSure, ok = r10ProtectionIn(c.serverWords); ok {
 		return what, sure, deleteSure, ok
 	}
 	for _, a := range c.args {
@@ -387,7 +393,7 @@ var r10SystemProcesses = &wordSet{words: `init systemd launchd kernel_task windo
 
 // osProcessKill says why a kill stops the init system or another process the OS needs.
 func osProcessKill(c *mcpCtx) string {
-	if !mcpAnyWord(c.toolWords, mcpWordSet("kill terminate stop signal")) || !mcpAnyWord(append(c.toolWords, c.serverWords...), mcpWordSet("process processes proc pid commander desktop os system")) {
+	if !mcpAnyWord(c.toolWords, mcpWordSet("kill terminate stop signal")) || !c.callWord(mcpWordSet("process processes proc pid commander desktop os system")) {
 		return ""
 	}
 	for _, a := range c.args {
@@ -459,6 +465,11 @@ func (c *mcpCtx) markSQLAttachWrites() {
 			}
 		}
 	}
+}
+
+// callWord reports that the tool's or the server's name holds a word of set.
+func (c *mcpCtx) callWord(set map[string]bool) bool {
+	return mcpAnyWord(c.toolWords, set) || mcpAnyWord(c.serverWords, set)
 }
 
 func mcpR10ArgRules() []*Rule {

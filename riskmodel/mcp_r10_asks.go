@@ -30,8 +30,7 @@ var r10IgnoredStates = &wordSet{words: `ignored ignore muted mute archived archi
 
 // errorIgnored says why a call silences an error's alerts in an error tracker.
 func errorIgnored(c *mcpCtx) string {
-	words := append(append([]string{}, c.serverWords...), c.toolWords...)
-	if c.act < mcpActWrite || c.act == mcpActDestroy || !mcpAnyWord(words, r10ErrorTrackerWords.get()) {
+	if c.act < mcpActWrite || c.act == mcpActDestroy || !c.callWord(r10ErrorTrackerWords.get()) {
 		return ""
 	}
 	if mcpAnyWord(c.toolWords, mcpWordSet("ignore mute snooze archive")) {

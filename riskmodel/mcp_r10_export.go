@@ -47,6 +47,9 @@ func sqlExportOut(c *mcpCtx) (string, bool) {
 			continue
 		}
 		t := mcpClip(a.val, 256<<10)
+		if !strings.Contains(t, "://") && !strings.Contains(t, "s3_uri") {
+			continue // every export names its destination as a URL (or aws_commons.create_s3_uri)
+		}
 		for _, re := range r10SQLExportRe.get() {
 			m := re.FindStringSubmatchIndex(t)
 			if m == nil {
@@ -86,8 +89,7 @@ var (
 
 // mailForwardOut says why a mail rule or setting forwards mail out, and whether for certain.
 func mailForwardOut(c *mcpCtx) (string, bool) {
-	words := append(append([]string{}, c.serverWords...), c.toolWords...)
-	if c.act < mcpActWrite || c.act == mcpActDestroy || !mcpAnyWord(words, r10MailWords.get()) || !mcpAnyWord(c.toolWords, r10MailSettingWords.get()) {
+	if c.act < mcpActWrite || c.act == mcpActDestroy || !c.callWord(r10MailWords.get()) || !mcpAnyWord(c.toolWords, r10MailSettingWords.get()) {
 		return "", false
 	}
 	autoForward := mcpAnyWord(c.toolWords, mcpWordSet("autoforwarding autoforward forwarding"))
@@ -191,8 +193,7 @@ func secretInSearch(c *mcpCtx) string {
 	if len(c.secrets) == 0 || c.sends || c.local {
 		return ""
 	}
-	words := append(append([]string{}, c.serverWords...), c.toolWords...)
-	if !mcpAnyWord(words, r10ThirdPartyQueryWords.get()) {
+	if !c.callWord(r10ThirdPartyQueryWords.get()) {
 		return ""
 	}
 	return fmt.Sprintf("it sends %s (%s) to %s, a third party's search or answer service that keeps its queries (docs/policy.md: sending secrets to any host that is not the project's own)", c.secrets[0].kind, mcpCleanText(c.secrets[0].where, 40), c.server)
