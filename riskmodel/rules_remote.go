@@ -20,6 +20,24 @@ func remoteSpec(w string) bool {
 	return i > 0 && !strings.Contains(w[:i], "/") && !strings.Contains(w, "://") && !strings.HasPrefix(w, "-")
 }
 
+// untrustedURLArg returns the host of the first URL in s's arguments that is not a trusted
+// host (loopback, the project's own, a vendor's), or "". A catalogue entry says what a tool
+// does with the project's files; a build tool or a file writer handed another host's URL
+// (a generator fetching a template, a compiler fetching a package, an archive tool unpacking a
+// download) does something the entry does not describe, so such a use is judged as an
+// unknown command's would be — cmd.unknown-risky, high — whether or not the entry says
+// no_url. Read-only tools keep their URLs: fetching to print is base.net-read's routine.
+func untrustedURLArg(c *execCtx, s *Segment) string {
+	for _, a := range s.Args[1:] {
+		if i := strings.Index(a, "://"); i > 0 {
+			if u := hostOf(a[max(0, strings.LastIndexAny(a[:i], "=:@ /")+1):]); u != "" && !c.trustedHost(u) {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
 func catalogRules() []*Rule {
 	return []*Rule{
 		{
@@ -29,6 +47,9 @@ func catalogRules() []*Rule {
 				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
 				if !ok || s.Privileged || e.Class != catalog.CommandReadOnly && e.Class != catalog.CommandBuild {
 					return "", false
+				}
+				if e.Class == catalog.CommandBuild && untrustedURLArg(c, s) != "" {
+					return "", false // a build tool handed another host's URL: judged as unknown (no_url by default)
 				}
 				if len(e.Env) > 0 && envProd(c, s) != "" {
 					return "", false // RAILS_ENV=production rails console: the environment named by a variable
@@ -41,7 +62,7 @@ func catalogRules() []*Rule {
 			Message: "Runs a catalogued tool that writes files inside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
-				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite {
+				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite || untrustedURLArg(c, s) != "" {
 					return "", false
 				}
 				for i := 1; i < len(s.Args); i++ {
