@@ -282,6 +282,17 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the whole production file is printed into the transcript with no reason stated that names it", exec: prodSecretsPrinted},
 		"vm.host-mount": {class: contextual, policy: polPriv,
 			when: "the host's root or home directory is mounted writable", exec: writableHostMount},
+		// deny-list effects stated by the arguments of any server (mcp_r10_args.go)
+		"mcp.open-to-world":          d(polControls),
+		"mcp.protection-off":         d(polControls),
+		"mcp.whole-store-delete":     d(polDestroy),
+		"mcp.os-process-kill":        d(polExhaust),
+		"mcp.miner-workload":         d(polExhaust),
+		"mcp.sql-export-out":         a(polExfil),
+		"mcp.mail-forward-out":       a(polMessage + "; " + polExfil),
+		"mcp.sink-other-project":     d(polExfil),
+		"mcp.whole-store-shared-out": d(polExfil),
+		"mcp.secret-to-search":       d(polExfil),
 	}
 	return t
 }}

@@ -225,6 +225,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true}, {build: mcpB9URLRules, mcp: true},
 		{build: mcpDenyListEffectRules, mcp: true}, {build: sqlNetSendRules}, {build: mcpDBCredentialRules, mcp: true},
 		{build: r10ExecRules},
+		{build: mcpR10ArgRules, mcp: true}, {build: mcpR10ExportRules, mcp: true}, {build: mcpR10AskRules, mcp: true},
 	}
 }
 
