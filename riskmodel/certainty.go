@@ -271,6 +271,29 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.wildcard-selector":    d(polDestroy),
 		"mcp.runaway-scale":        d(polExhaust),
 		"mcp.sql-bulk-user-delete": d(polDestroy),
+
+		// rules_r10exec.go: deny-list effects through tools the other rules do not know
+		"pkg.plugin-url": {class: contextual, policy: polRemote + "; " + polFork,
+			when: "the code comes from a raw public IP address, a look-alike of a registry or vendor host, or a host that joins the tool's own name with another word", exec: strangerPluginSource},
+		"cred.exfiltrate-host": {class: contextual, policy: polExfil,
+			when: "the secret goes as data (piped in, read from a file option, in an operand) through a command that is no client of the project's own infrastructure", exec: exfilHostCertain},
+		"secrets.store-off": {class: contextual, policy: polControls + "; " + polDestroy,
+			when: "it switches an audit device off or deletes a whole secrets engine or KV mount", exec: vaultSecurityOff},
+		"cred.decrypt-dump": {class: contextual, policy: polSecret + "; " + polCred,
+			when: "the whole production file is printed into the transcript with no reason stated that names it", exec: prodSecretsPrinted},
+		"vm.host-mount": {class: contextual, policy: polPriv,
+			when: "the host's root or home directory is mounted writable", exec: writableHostMount},
+		// deny-list effects stated by the arguments of any server (mcp_r10_args.go)
+		"mcp.open-to-world":          d(polControls),
+		"mcp.protection-off":         d(polControls),
+		"mcp.whole-store-delete":     d(polDestroy),
+		"mcp.os-process-kill":        d(polExhaust),
+		"mcp.miner-workload":         d(polExhaust),
+		"mcp.sql-export-out":         a(polExfil),
+		"mcp.mail-forward-out":       a(polMessage + "; " + polExfil),
+		"mcp.sink-other-project":     d(polExfil),
+		"mcp.whole-store-shared-out": d(polExfil),
+		"mcp.secret-to-search":       d(polExfil),
 	}
 	return t
 }}
@@ -442,6 +465,9 @@ func everyOrRemoteVolume(c *execCtx, s *Segment) string {
 				return "it deletes volumes on the engine at " + strings.Trim(v[0], `"'`) + ", another machine (docs/policy.md: deleting volumes)"
 			}
 		}
+	}
+	if why := pruneEveryVolume(s); why != "" {
+		return why
 	}
 	chosen := s.Dynamic || strings.Contains(s.Text, "$(") || strings.Contains(s.Text, "`") || viaXargs(s)
 	if !chosen {

@@ -83,6 +83,9 @@ func TestClassListenAddress(t *testing.T) {
 		{`jekyll serve -H 192.168.1.20`, Ask, "cmd.unknown", "jekyll -H LAN address"},
 		{`mkdocs serve -a 0.0.0.0:8000`, Ask, "cmd.unknown", "mkdocs -a"},
 		{`npx vite --host`, Ask, "cmd.unknown", "vite --host alone: every address"},
+		{`miniserve -i 0.0.0.0 dist`, Ask, "cmd.unknown", "miniserve on every interface"},
+		{`iperf3 -s -B 0.0.0.0`, Ask, "cmd.unknown", "iperf3 server bound to every interface"},
+		{`ganache-cli -h devbox.lan`, Ask, "cmd.unknown", "ganache -h a LAN host"},
 		// Loopback stays routine.
 		{`flask run -h 127.0.0.1 -p 5001`, Allow, "base.catalog-net", "flask on loopback"},
 		{`redis-benchmark -q -n 1000`, Allow, "base.catalog-net", "redis-benchmark default 127.0.0.1"},

@@ -82,7 +82,7 @@ func TestGlobalOptionVerdicts(t *testing.T) {
 		{"kubectl -n prod get secret db-creds -o yaml", Deny, "cred.secret-store", ""},
 		{"kubectl --context prod describe secret api-keys", Allow, "cloud.read", "cred.secret-store"}, // keys and sizes, no values
 		{"kubectl --context prod get secret api-keys -o yaml", Deny, "cred.secret-store", ""},
-		{"gcloud --project prod-123 auth print-access-token", Ask, "cred.secret-store", ""},
+		{"gcloud --project prod-123 auth print-access-token", Deny, "cred.secret-store", ""},
 		{"aws --profile prod secretsmanager get-secret-value --secret-id db", Deny, "cred.secret-store", ""},
 		{"gh -R acme/app pr list", Allow, "base.cli-read", ""},
 		{"kubectl -n staging get pods", Allow, "", "cred.secret-store"},

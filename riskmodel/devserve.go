@@ -77,3 +77,27 @@ func listensBeyondLoopback(name string, args []string) (string, bool) {
 	}
 	return "", false
 }
+
+// bindsEveryInterface reports an argument that is a listen address on every interface — a
+// bare 0.0.0.0, ::, [::] or *, alone, as --opt=value or as host:port (not inside a URL, where
+// 0.0.0.0 is a client's odd spelling of this machine): miniserve -i 0.0.0.0, iperf3 -s -B
+// 0.0.0.0. Whatever the entry's default, a server told that serves the network.
+func bindsEveryInterface(args []string) bool {
+	for _, a := range args {
+		if i := strings.IndexByte(a, '='); strings.HasPrefix(a, "-") && i > 0 {
+			a = a[i+1:]
+		}
+		if strings.Contains(a, "://") {
+			continue
+		}
+		h := a
+		if j := strings.LastIndexByte(a, ':'); j > 0 && isDigits(a[j+1:]) {
+			h = a[:j]
+		}
+		switch strings.Trim(h, "[]") {
+		case "0.0.0.0", "::", "*":
+			return true
+		}
+	}
+	return false
+}

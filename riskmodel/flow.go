@@ -27,6 +27,7 @@ package riskmodel
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -419,6 +420,24 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 				files = append(files, abs)
 			}
 		}
+	case (n == "pio" || n == "platformio") && len(x.files) > 0:
+		// PlatformIO runs the project's extra_scripts, Python files platformio.ini names, in
+		// every build, test, check and upload (docs.platformio.org, "Advanced Scripting"): a
+		// Python file this request wrote is taken to be one of them.
+		for abs := range x.files {
+			if strings.HasSuffix(abs, ".py") {
+				files = append(files, abs)
+			}
+		}
+		slices.Sort(files)
+	case scriptRunners.get()[n].interp != "":
+		// A watcher or renderer that runs the script it is given, as its interpreter would.
+		for _, a := range seg.Args[1:] {
+			if !strings.HasPrefix(a, "-") && slices.ContainsFunc(scriptRunners.get()[n].exts, func(e string) bool { return strings.HasSuffix(a, e) }) {
+				files = append(files, a)
+				break
+			}
+		}
 	}
 	for _, f := range files {
 		abs, ok := x.scope.Resolve(f)
@@ -457,8 +476,15 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 			}
 		case strings.EqualFold(base, "makefile") || base == "GNUmakefile" || n == "make" || n == "gmake":
 			x.script(makeRecipes(wf.content), c)
-		case interpreters.get()[n]:
-			facts, _ := x.inspectCode(langOf(n), wf.content, ctx)
+		case interpreters.get()[n] || n == "pio" || n == "platformio" || scriptRunners.get()[n].interp != "":
+			lang := langOf(n)
+			switch {
+			case scriptRunners.get()[n].interp != "":
+				lang = langOf(scriptRunners.get()[n].interp)
+			case !interpreters.get()[n]:
+				lang = "python" // a PlatformIO extra script
+			}
+			facts, _ := x.inspectCode(lang, wf.content, ctx)
 			seg.Code = true
 			if seg.CodeFacts == nil {
 				seg.CodeFacts = facts
@@ -469,6 +495,27 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 		}
 		delete(x.running, abs)
 	}
+}
+
+// scriptRunners are catalogued tools (catalog/commands_tldr_3.toml) that run the script file
+// they are given the way its interpreter would: nodemon app.js (nodemon.io), manim scene.py
+// Scene (docs.manim.community), marimo edit|run|export nb.py (docs.marimo.io), quarto render
+// doc.qmd, whose code cells it executes (quarto.org/docs/computations). A file the
+// request wrote or downloaded and then hands to one is judged as that interpreter running it.
+var scriptRunners = table[map[string]scriptRunner]{build: func() map[string]scriptRunner {
+	return map[string]scriptRunner{
+		"nodemon": {"node", []string{".js", ".mjs", ".cjs", ".ts"}},
+		"manim":   {"python", []string{".py"}},
+		"marimo":  {"python", []string{".py"}},
+		"quarto":  {"python", []string{".qmd", ".ipynb", ".py", ".rmd", ".Rmd"}},
+	}
+}}
+
+// scriptRunner is the interpreter a script runner stands for and the extensions of the
+// files it runs.
+type scriptRunner struct {
+	interp string
+	exts   []string
 }
 
 // packageScripts returns the commands of a package.json's "scripts"; one entry that is not

@@ -53,6 +53,8 @@ var (
 func langCalls(lang, code string) []langCall {
 	var out []langCall
 	switch lang {
+	case "python":
+		return pyExecCalls(code)
 	case "julia":
 		if !strings.Contains(code, "`") {
 			return nil

@@ -452,6 +452,7 @@ func (a *Analyzer) newMCPCtx(req *MCPRequest) *mcpCtx {
 	c.findURLs()
 	c.findPaths()
 	c.findSQLFilePaths()
+	c.markSQLAttachWrites()
 	c.findSecrets()
 	c.findDomains()
 	c.settleGit()
@@ -817,6 +818,9 @@ func (c *mcpCtx) findShell() {
 				continue
 			}
 			isCmd := mcpShellKeys.has(a.nkey)
+			if c.sqlTool && c.sqlUnderOtherKey(a) {
+				continue // SQL for a database tool (findSQL), not a command line
+			}
 			if (a.nkey == "command" || a.nkey == "cmd" || a.nkey == "script") && c.verb == "" {
 				isCmd = shellish || strings.ContainsAny(strings.TrimSpace(a.val), " \t\n|;&<>$`")
 				if a.nkey == "script" && !shellish {

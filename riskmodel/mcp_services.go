@@ -295,7 +295,9 @@ func (c *mcpCtx) forgeEscalation() (string, bool) {
 				continue
 			}
 			if t, ok := c.top(k); ok && strings.TrimSpace(t.val) != "" && !strings.EqualFold(t.val, owner.val) {
-				return fmt.Sprintf("forks the repository into %s, another owner", mcpCleanText(t.val, 40)), true
+				// An unofficial fork is the policy's ask row; one into an owner named as a copy
+				// (a mirror, a backup) is the source carried off (mcp_r10_asks.go).
+				return fmt.Sprintf("forks the repository into %s, another owner", mcpCleanText(t.val, 40)), forkOwnerNamedAsCopy(t.val, owner.val, c.topValue("repo", "repository", "name"))
 			}
 		}
 	}
@@ -536,7 +538,7 @@ func mcpServiceRules() []*Rule {
 				return "", false
 			}},
 		{ID: "mcp.repo-exposure", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
-			CertainWhen: "an existing repository is made public, forked to another owner, or given an admin",
+			CertainWhen: "an existing repository is made public, forked to an owner named as a copy (a mirror, a backup) or after the repository, or given an admin",
 			Message:     "Publishes a repository or hands it to someone else (public visibility, fork to another owner, admin access)",
 			mcp: func(c *mcpCtx) (string, bool) {
 				why, sure := c.forgeEscalation()

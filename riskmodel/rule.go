@@ -224,6 +224,8 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpControlRules, mcp: true}, {build: redisFileRules}, {build: debugAttachRules}, {build: fetchRunRules},
 		{build: mcpStorageRules, mcp: true}, {build: sqlFileReadRules, mcp: true}, {build: mcpBrowserJSRules, mcp: true}, {build: mcpB9URLRules, mcp: true},
 		{build: mcpDenyListEffectRules, mcp: true}, {build: sqlNetSendRules}, {build: mcpDBCredentialRules, mcp: true},
+		{build: r10ExecRules},
+		{build: mcpR10ArgRules, mcp: true}, {build: mcpR10ExportRules, mcp: true}, {build: mcpR10AskRules, mcp: true},
 		{build: catalogPathRules},
 	}
 }

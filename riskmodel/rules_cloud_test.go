@@ -61,7 +61,7 @@ func TestCloudContainerVerdicts(t *testing.T) {
 		{"docker rm -f webapp-dev", Allow, "container.remove", ""},
 		{"docker rm -f $(docker ps -aq)", Ask, "container.prune", ""},
 		{"docker volume rm billing-service_pgdata", Ask, "container.volume-delete", ""},
-		{"docker system prune -a --volumes -f", Ask, "container.volume-delete", ""},
+		{"docker system prune -a --volumes -f", Deny, "container.volume-delete", ""},
 		{"docker compose down -v", Ask, "container.volume-delete", ""},
 		{"docker run --rm --privileged -v /dev:/dev alpine fdisk -l", Deny, "container.privileged", ""},
 		{"docker run --rm -v /:/host alpine ls /host/etc", Deny, "container.privileged", "container.escape"},

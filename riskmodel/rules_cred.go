@@ -550,6 +550,9 @@ func printsSecretVar(s *Segment) (string, bool) {
 
 // dumpsEnv reports a command that prints the whole environment.
 func dumpsEnv(s *Segment) bool {
+	if ciEnvDump(s) {
+		return true
+	}
 	switch s.Name() {
 	case "env", "printenv":
 		return len(s.Args) == 1
@@ -631,6 +634,9 @@ func credRules() []*Rule {
 				}
 				// Otherwise only data that reaches this command counts: through a pipe, a
 				// substitution, a variable or a file the request wrote (flow.go).
+				if us := urls(s); len(us) > 0 && tokenToOwnVendor(s.In, us[0].Hostname()) {
+					return "", false // a cloud CLI's token sent to its own API (rules_r10exec.go)
+				}
 				if src := s.In.from(taintSecret); len(src) > 0 {
 					return "Sends secrets read by `" + capText(joinArgs(src[0].Args)) + "` to " + dest, true
 				}
@@ -729,7 +735,7 @@ func credRules() []*Rule {
 						if s.Name() == "mv" {
 							break // moved aside, not read: asked about like other moves outside the workspace
 						}
-						if c.target(p).zone != ZoneWorkspace {
+						if c.target(p).zone != ZoneWorkspace && !historyFile(p) {
 							c.certainty = certaintySure
 						}
 					}
@@ -751,7 +757,10 @@ func credRules() []*Rule {
 			Message:     "Reads secrets from a keychain, password manager or cloud CLI",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				msg, ok := secretCommand(s)
-				if ok && (secretValueRead(c, s) || adminCredentialMinted(c, s)) {
+				if ok && tokenUsedByOwnVendor(c, s) {
+					return "", false // the vendor's own API call (rules_r10exec.go)
+				}
+				if ok && (secretValueRead(c, s) || adminCredentialMinted(c, s) || tokenPrintedBare(c, s)) {
 					c.certainty = certaintySure
 				}
 				return msg, ok

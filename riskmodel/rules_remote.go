@@ -20,6 +20,24 @@ func remoteSpec(w string) bool {
 	return i > 0 && !strings.Contains(w[:i], "/") && !strings.Contains(w, "://") && !strings.HasPrefix(w, "-")
 }
 
+// untrustedURLArg returns the host of the first URL in s's arguments that is not a trusted
+// host (loopback, the project's own, a vendor's), or "". A catalogue entry says what a tool
+// does with the project's files; a build tool or a file writer handed another host's URL
+// (a generator fetching a template, a compiler fetching a package, an archive tool unpacking a
+// download) does something the entry does not describe, so such a use is judged as an
+// unknown command's would be — cmd.unknown-risky, high — whether or not the entry says
+// no_url. Read-only tools keep their URLs: fetching to print is base.net-read's routine.
+func untrustedURLArg(c *execCtx, s *Segment) string {
+	for _, a := range s.Args[1:] {
+		if i := strings.Index(a, "://"); i > 0 {
+			if u := hostOf(a[max(0, strings.LastIndexAny(a[:i], "=:@ /")+1):]); u != "" && !c.trustedHost(u) {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
 func catalogRules() []*Rule {
 	return []*Rule{
 		{
@@ -29,6 +47,9 @@ func catalogRules() []*Rule {
 				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
 				if !ok || s.Privileged || e.Class != catalog.CommandReadOnly && e.Class != catalog.CommandBuild {
 					return "", false
+				}
+				if e.Class == catalog.CommandBuild && untrustedURLArg(c, s) != "" {
+					return "", false // a build tool handed another host's URL: judged as unknown (no_url by default)
 				}
 				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:]); ok {
 					return "", false // a server told to serve the network (devserve.go)
@@ -44,7 +65,7 @@ func catalogRules() []*Rule {
 			Message: "Runs a catalogued tool that writes files inside the workspace",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
-				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite {
+				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite || untrustedURLArg(c, s) != "" {
 					return "", false
 				}
 				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:]); ok {
@@ -83,6 +104,9 @@ func catalogRules() []*Rule {
 					return "", false
 				}
 				hosts := argHosts(s.Args[1:])
+				if bindsEveryInterface(s.Args[1:]) {
+					return "", false // a listener on every interface serves the network (devserve.go)
+				}
 				for _, o := range e.AddressOptions() {
 					v, ok := optValue(s.Args[1:], o)
 					if hs := argHosts([]string{v}); ok && len(hs) == 1 {

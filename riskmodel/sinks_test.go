@@ -7,9 +7,9 @@ import "testing"
 // kubectl create token, git-credential(1), security(1), heroku auth:token, bw export).
 func TestSecretCLIs(t *testing.T) {
 	runExecCases(t, []execCase{
-		{"gcloud auth application-default print-access-token", Ask, "cred.secret-store", ""},
-		{"az account get-access-token --resource https://vault.azure.net", Ask, "cred.secret-store", ""},
-		{"aws sts get-session-token --duration-seconds 900", Ask, "cred.secret-store", ""},
+		{"gcloud auth application-default print-access-token", Deny, "cred.secret-store", ""},
+		{"az account get-access-token --resource https://vault.azure.net", Deny, "cred.secret-store", ""},
+		{"aws sts get-session-token --duration-seconds 900", Deny, "cred.secret-store", ""},
 		{"aws ecr get-login-password --region eu-west-1", Ask, "cred.secret-store", ""},
 		{"aws ssm get-parameter --name /prod/db/password --with-decryption", Deny, "cred.secret-store", ""},
 		{"kubectl create token ci-deployer -n prod --duration 24h", Ask, "cred.secret-store", ""},

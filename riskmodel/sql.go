@@ -176,10 +176,11 @@ var mcpSqlStart = wordSet{words: `SELECT WITH VALUES TABLE SHOW DESCRIBE DESC EX
 
 func (c *mcpCtx) findSQL() {
 	for _, a := range c.args {
-		if !a.str || !mcpSqlKeys.has(a.nkey) {
+		other := c.sqlUnderOtherKey(a) // mcp_r10_args.go
+		if !a.str || !mcpSqlKeys.has(a.nkey) && !other {
 			continue
 		}
-		loose := a.nkey == "sql" || c.sqlTool && (a.nkey == "query" || a.nkey == "statement" || a.nkey == "statements" ||
+		loose := a.nkey == "sql" || other && c.sqlTool || c.sqlTool && (a.nkey == "query" || a.nkey == "statement" || a.nkey == "statements" ||
 			a.nkey == "stmt" || a.nkey == "sqlquery" || a.nkey == "migration" || a.nkey == "ddl" || a.nkey == "script")
 		stmts, ok := mcpParseSQL(mcpClip(a.val, 256<<10), !loose)
 		if !ok {

@@ -52,7 +52,7 @@ func (c *mcpCtx) findSQLFilePaths() {
 		return
 	}
 	for _, a := range c.args {
-		if !a.str || !mcpSqlKeys.has(a.nkey) {
+		if !a.str || !mcpSqlKeys.has(a.nkey) && !c.sqlUnderOtherKey(a) {
 			continue
 		}
 		for _, f := range sqlFileOperands(a.val) {

@@ -412,6 +412,7 @@ func embeddedCommands(s *Segment) []string {
 	out = append(out, sqliteCodes(s)...)
 	out = append(out, dbClientCodes(s)...)
 	out = append(out, packageScriptCodes(s)...)
+	out = append(out, appCodeCommands(s)...)
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch s.Name() {
@@ -535,12 +536,12 @@ func embeddedCommands(s *Segment) []string {
 				out = append(out, p)
 			}
 		case "emacs", "emacsclient":
-			if a == "--eval" || a == "-eval" || strings.HasPrefix(a, "--eval=") {
+			if a == "--eval" || a == "-eval" || a == "--execute" || strings.HasPrefix(a, "--eval=") {
 				e := next(i)
 				if strings.HasPrefix(a, "--eval=") {
 					e = a[len("--eval="):]
 				}
-				out = append(out, emacsShell(e)...)
+				out = append(out, elispShell(e)...)
 			}
 		}
 	}
