@@ -40,7 +40,7 @@ func devServerExposed(s *Segment) (string, bool) {
 	for depth := 0; cur != nil && depth < 8; depth++ {
 		name := pkgNorm(cur.Name())
 		if _, ok := pkgBuildTools.get()[name]; ok {
-			if a, ok := listensBeyondLoopback(name, cur.Args[min(1, len(cur.Args)):]); ok {
+			if a, ok := listensBeyondLoopback(name, cur.Args[min(1, len(cur.Args)):], true); ok {
 				return a, true
 			}
 		}
@@ -55,8 +55,17 @@ func devServerExposed(s *Segment) (string, bool) {
 
 // listensBeyondLoopback reads a dev server's address options: a value that is every
 // interface or not a loopback address, or a bare --host where that means every address.
-func listensBeyondLoopback(name string, args []string) (string, bool) {
-	opts := append(append([]string(nil), devServerHostOptions.get()[name]...), "--host", "--hostname", "--bind", "--listen", "--address", "--addr", "--ip", "--interface")
+// generic adds the usual long options to the tool's own (devServerHostOptions): right for the
+// build-tool table's servers, not for any catalogued tool, where --ip or --address may name
+// what it looks up (mmdblookup --ip 8.8.8.8) rather than where it listens.
+func listensBeyondLoopback(name string, args []string, generic bool) (string, bool) {
+	opts := devServerHostOptions.get()[name]
+	if generic {
+		opts = append(append([]string(nil), opts...), "--host", "--hostname", "--bind", "--listen", "--address", "--addr", "--ip", "--interface")
+	}
+	if bindsEveryInterface(args) {
+		return "every interface", true
+	}
 	for i, a := range args {
 		if a == "--host" && bareHostListensAll.has(name) && (i+1 == len(args) || strings.HasPrefix(args[i+1], "-")) {
 			return "every address (--host)", true
@@ -78,25 +87,31 @@ func listensBeyondLoopback(name string, args []string) (string, bool) {
 	return "", false
 }
 
-// bindsEveryInterface reports an argument that is a listen address on every interface — a
-// bare 0.0.0.0, ::, [::] or *, alone, as --opt=value or as host:port (not inside a URL, where
-// 0.0.0.0 is a client's odd spelling of this machine): miniserve -i 0.0.0.0, iperf3 -s -B
-// 0.0.0.0. Whatever the entry's default, a server told that serves the network.
+// bindsEveryInterface reports an argument that is a listen address on every interface: a
+// bare 0.0.0.0 or [::], alone or as host:port, or 0.0.0.0, ::, [::] or * as an option's
+// --opt=value — not inside a URL, where 0.0.0.0 is a client's odd spelling of this machine:
+// miniserve -i 0.0.0.0, iperf3 -s -B 0.0.0.0. Whatever the entry's default, a server told
+// that serves the network. A bare :: or * is left alone: pants' target spec "::", a glob.
 func bindsEveryInterface(args []string) bool {
 	for _, a := range args {
+		opt := false
 		if i := strings.IndexByte(a, '='); strings.HasPrefix(a, "-") && i > 0 {
-			a = a[i+1:]
+			a, opt = a[i+1:], true
 		}
 		if strings.Contains(a, "://") {
 			continue
 		}
 		h := a
-		if j := strings.LastIndexByte(a, ':'); j > 0 && isDigits(a[j+1:]) {
-			h = a[:j]
+		if j := strings.LastIndexByte(a, ':'); j > 0 && isDigits(a[j+1:]) && (!strings.Contains(a[:j], ":") || strings.HasSuffix(a[:j], "]")) {
+			h = a[:j] // 0.0.0.0:8000, [::]:8000
 		}
-		switch strings.Trim(h, "[]") {
-		case "0.0.0.0", "::", "*":
+		switch h {
+		case "0.0.0.0", "[::]":
 			return true
+		case "::", "*":
+			if opt {
+				return true
+			}
 		}
 	}
 	return false

@@ -51,7 +51,7 @@ func catalogRules() []*Rule {
 				if e.Class == catalog.CommandBuild && untrustedURLArg(c, s) != "" {
 					return "", false // a build tool handed another host's URL: judged as unknown (no_url by default)
 				}
-				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:]); ok {
+				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:], false); ok {
 					return "", false // a server told to serve the network (devserve.go)
 				}
 				if len(e.Env) > 0 && envProd(c, s) != "" {
@@ -68,7 +68,7 @@ func catalogRules() []*Rule {
 				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite || untrustedURLArg(c, s) != "" {
 					return "", false
 				}
-				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:]); ok {
+				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:], false); ok {
 					return "", false // a server told to serve the network (devserve.go)
 				}
 				for i := 1; i < len(s.Args); i++ {
