@@ -439,6 +439,8 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 			}
 		}
 	}
+	toolFiles, toolLangs := x.runToolFiles(seg)
+	files = append(files, toolFiles...)
 	for _, f := range files {
 		abs, ok := x.scope.Resolve(f)
 		if !ok {
@@ -458,6 +460,9 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 			continue
 		}
 		if !wf.known {
+			if toolLangs[f] != "" && wf.t.kinds == 0 {
+				continue // a project file edited in place (sed -i) stays the project's
+			}
 			seg.RunsWritten = f
 			continue
 		}
@@ -470,6 +475,8 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 		c.pipeIn = nil
 		c.decoded = c.decoded || wf.t.has(taintDecoded)
 		switch base := path.Base(abs); {
+		case toolLangs[f] != "":
+			x.runToolCode(seg, toolLangs[f], wf.content, ctx, c)
 		case base == "package.json":
 			for _, code := range packageScripts(wf.content) {
 				x.script(code, c)
