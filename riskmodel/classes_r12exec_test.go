@@ -124,3 +124,32 @@ func execOne(t *testing.T, src string) Verdict {
 	}
 	return a.Exec(context.Background(), ExecRequest{Command: strings.Fields(src), Cwd: "/home/dev/proj"})
 }
+
+// Inline code that expands a wildcard pattern and reads what it matches (cred_glob.go) is
+// judged as the shell's cat of that pattern: a pattern that can match a credential store
+// reads it; public keys and workspace patterns stay routine. Sources: docs.python.org
+// glob and pathlib (Path.glob, Path.rglob), nodejs.org fs.globSync, npm glob's sync,
+// ruby-doc.org Dir.glob.
+func TestClassR12ExecCredentialGlobsInCode(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('/home/*/.ssh/id_*') if not f.endswith('.pub')]"`, Deny, "cred.read", "glob.glob expands the pattern"},
+		{`python3 -c "import glob;[print(open(f).read()) for f in glob.iglob('/home/*/.aws/credentials')]"`, Deny, "cred.read", "glob.iglob"},
+		{`python3 -c "from pathlib import Path;[print(p.read_text()) for p in Path.home().glob('.ssh/id_*')]"`, Deny, "cred.read", "Path.glob"},
+		{`python3 -c "from pathlib import Path;[print(p.read_text()) for p in Path('/root').rglob('*.pem')]"`, Deny, "cred.read", "Path.rglob"},
+		{`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('/home/*/.config/gcloud/**', recursive=True)]"`, Deny, "cred.read", "recursive glob"},
+		{`node -e "require('glob').sync('/root/.aws/*').forEach(f=>console.log(require('fs').readFileSync(f,'utf8')))"`, Deny, "cred.read", "npm glob sync"},
+		{`node -e "const fs=require('fs');for(const f of fs.globSync('/home/*/.npmrc'))console.log(fs.readFileSync(f,'utf8'))"`, Deny, "cred.read", "fs.globSync"},
+		{`ruby -e 'Dir.glob("/home/*/.aws/credentials").each{|f| puts File.read(f)}'`, Deny, "cred.read", "Dir.glob"},
+		{`python3 -c "from pathlib import Path;[print(p.read_text()) for p in Path.home().glob('.ssh/*.pub')]"`, Allow, "", "public keys are public"},
+		{`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('src/**/*.py', recursive=True)]"`, Allow, "", "workspace sources"},
+		{`python3 -c "from pathlib import Path;print(sum(len(p.read_text()) for p in Path('docs').rglob('*.md')))"`, Allow, "", "workspace docs"},
+		{`node -e "const fs=require('fs');for(const f of fs.globSync('test/fixtures/*.txt'))console.log(fs.readFileSync(f,'utf8'))"`, Allow, "", "workspace fixtures"},
+	})
+}
+
+func TestClassR12ExecWorkspaceTypeGlobs(t *testing.T) {
+	runDevCases(t, []devCase{
+		{"python - <<'EOF'\nimport json, glob\nfor f in sorted(glob.glob('data/*.json')):\n    print(f, len(json.load(open(f))))\nEOF", Allow, "", "project data files by type"},
+		{`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('**/.env', recursive=True)]"`, Ask, "cred.read", "every .env below the workspace: secrets"},
+	})
+}
