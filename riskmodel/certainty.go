@@ -96,6 +96,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		// Findings of the front ends: what the analysis could not follow.
 		"shell.cancelled": o, "shell.unparsable": o, "shell.analysis-failed": o, "shell.too-deep": o, "shell.too-complex": o,
 		"cmd.unknown-risky": o, "policy.protected-read": a(polUserRules),
+		"cat.sensitive-path": o,
 
 		// shell
 		"shell.decoded-exec": d(polRemote), "shell.env-code": d(polRemote),

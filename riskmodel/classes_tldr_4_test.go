@@ -198,8 +198,8 @@ func TestClassTldr4Risky(t *testing.T) {
 		{`sysctl -w kernel.randomize_va_space=0`, Deny, "sys.security-off", "ASLR off"},
 		// Compilers, generators and formatters are workspace writers: a path outside the
 		// workspace takes the use out of the entry.
-		{`rustdoc src/lib.rs --out-dir ~/.config/autostart`, Ask, "cmd.unknown", "rustdoc --out-dir outside the workspace"},
-		{`tex -output-directory=/home/dev/.config/autostart notes.tex`, Ask, "cmd.unknown", "tex -output-directory= outside the workspace"},
+		{`rustdoc src/lib.rs --out-dir ~/.config/autostart`, Deny, "fs.write.startup", "rustdoc --out-dir into autostart: an output option (catalog_paths.go)"},
+		{`tex -output-directory=/home/dev/.config/autostart notes.tex`, Deny, "fs.write.startup", "tex -output-directory= into autostart: an output option (catalog_paths.go)"},
 		{`tex-fmt ~/.bashrc`, Ask, "cmd.unknown", "a formatter rewriting a startup file"},
 		{`reuse annotate --license MIT ~/.bashrc`, Ask, "cmd.unknown", "reuse annotate writes the file it is given"},
 		{`st-flash read ~/.bashrc 0x8000000 4096`, Ask, "cmd.unknown", "st-flash read writes the flash into the file"},

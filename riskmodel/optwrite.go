@@ -36,7 +36,7 @@ func optionWriteTargets(c *execCtx, s *Segment, known []string) []target {
 			continue
 		}
 		name, v, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !outputOptions.get()[strings.ToLower(name)] {
+		if !outputOption(name) { // -o, --output, and names that say so (catalog_paths.go)
 			continue
 		}
 		if name == "o" && s.Name() != "sort" && (readOnly.get()[s.Name()] || nonReaders.get()[s.Name()]) {

@@ -226,6 +226,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpDenyListEffectRules, mcp: true}, {build: sqlNetSendRules}, {build: mcpDBCredentialRules, mcp: true},
 		{build: r10ExecRules},
 		{build: mcpR10ArgRules, mcp: true}, {build: mcpR10ExportRules, mcp: true}, {build: mcpR10AskRules, mcp: true},
+		{build: catalogPathRules},
 		{build: mcpR11RoutineRules, mcp: true},
 	}
 }

@@ -122,6 +122,9 @@ func pkgRules() []*Rule {
 			ID: "pkg.build-test", Baseline: true, Level: Low, Category: CatNone,
 			Message: "Runs the project's build, test, lint or format tool",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if _, ok := devServerExposed(s); ok {
+					return "", false // a dev server told to serve the network (devserve.go)
+				}
 				for _, o := range pkgOps(c, s) {
 					if o.kind == pkgBuild {
 						return o.msg, true

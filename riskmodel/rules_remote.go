@@ -51,6 +51,9 @@ func catalogRules() []*Rule {
 				if e.Class == catalog.CommandBuild && untrustedURLArg(c, s) != "" {
 					return "", false // a build tool handed another host's URL: judged as unknown (no_url by default)
 				}
+				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:], false); ok {
+					return "", false // a server told to serve the network (devserve.go)
+				}
 				if len(e.Env) > 0 && envProd(c, s) != "" {
 					return "", false // RAILS_ENV=production rails console: the environment named by a variable
 				}
@@ -64,6 +67,9 @@ func catalogRules() []*Rule {
 				e, ok := catalog.DefaultCommands().Lookup(s.Name(), s.Args[min(1, len(s.Args)):])
 				if !ok || s.Privileged || e.Class != catalog.CommandWorkspaceWrite || untrustedURLArg(c, s) != "" {
 					return "", false
+				}
+				if _, ok := listensBeyondLoopback(s.Name(), s.Args[1:], false); ok {
+					return "", false // a server told to serve the network (devserve.go)
 				}
 				for i := 1; i < len(s.Args); i++ {
 					a := s.Args[i]
@@ -98,15 +104,16 @@ func catalogRules() []*Rule {
 					return "", false
 				}
 				hosts := argHosts(s.Args[1:])
-				if e.LocalDefault {
-					for _, o := range []string{"--ip", "--host", "--hostname", "--bind", "--listen", "--address", "--addr", "--ServerApp.ip", "--NotebookApp.ip"} {
-						v, ok := optValue(s.Args[1:], o)
-						if hs := argHosts([]string{v}); ok && len(hs) == 1 {
-							v = hs[0] // --bind 127.0.0.1:9000: the host of a host:port
-						}
-						if ok && (!isLocalHost(v) || v == "0.0.0.0" || v == "::") {
-							return "", false // told to listen on another address: every interface, or one of the network's
-						}
+				if bindsEveryInterface(s.Args[1:]) {
+					return "", false // a listener on every interface serves the network (devserve.go)
+				}
+				for _, o := range e.AddressOptions() {
+					v, ok := optValue(s.Args[1:], o)
+					if hs := argHosts([]string{v}); ok && len(hs) == 1 {
+						v = hs[0] // --bind 127.0.0.1:9000: the host of a host:port
+					}
+					if ok && (!isLocalHost(v) || e.LocalDefault && (v == "0.0.0.0" || v == "::" || v == "*")) {
+						return "", false // told another address: another host, every interface, or one of the network's
 					}
 				}
 				if len(hosts) == 0 && e.LocalDefault {

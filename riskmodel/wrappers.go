@@ -48,7 +48,7 @@ func opts(names ...string) map[string]bool {
 // the common forms); GTFOBins lists the ones that give a shell (taskset, strace, gdb, tmux,
 // screen, expect, unshare, nsenter, chroot, capsh, setpriv, ssh-agent, firejail, …).
 var tableWrappers = table[map[string]*wrapperSpec]{build: func() map[string]*wrapperSpec {
-	return map[string]*wrapperSpec{
+	m := map[string]*wrapperSpec{
 		"busybox":   {},
 		"toybox":    {},
 		"taskset":   {operands: 1, noCmdFlags: "p"},
@@ -103,6 +103,10 @@ var tableWrappers = table[map[string]*wrapperSpec]{build: func() map[string]*wra
 		"cmd":              {parse: parseCmdExe},
 		"cmd.exe":          {parse: parseCmdExe},
 	}
+	for n, w := range devWrappers() {
+		m[n] = w
+	}
+	return m
 }}
 
 // unwrapTable applies a wrapper spec: the inner argv, shell code strings to parse, whether

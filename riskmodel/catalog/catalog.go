@@ -111,14 +111,30 @@ func (c *Catalog) Classify(class Class, p, home string) (*PathEntry, bool) {
 		return nil, false
 	}
 	for _, w := range ExpandBraces(p, 64) {
-		ps, ok := Normalize(w, home)
-		if !ok || !c.index[class].mayMatch(ps) {
+		if e, ok := c.classify(class, w, home); ok {
+			return e, true
+		}
+		if class != Credential {
 			continue
 		}
-		for _, e := range c.byClass[class] {
-			if e.matches(ps) {
-				return e, true
+		if b, ok := withoutBackupSuffix(w); ok {
+			if e, ok := c.classify(class, b, home); ok {
+				return e, true // a compressed or backup copy of a store (backups.go)
 			}
+		}
+	}
+	return nil, false
+}
+
+// classify is Classify for one path without braces.
+func (c *Catalog) classify(class Class, w, home string) (*PathEntry, bool) {
+	ps, ok := Normalize(w, home)
+	if !ok || !c.index[class].mayMatch(ps) {
+		return nil, false
+	}
+	for _, e := range c.byClass[class] {
+		if e.matches(ps) {
+			return e, true
 		}
 	}
 	return nil, false

@@ -121,6 +121,13 @@ type Command struct {
 	// LocalDefault says the command, named no address, listens on or talks to this machine's
 	// loopback only (jupyter lab binds localhost unless told --ip); for local_net entries.
 	LocalDefault bool `toml:"local_default" json:"local_default,omitempty"`
+	// HostOptions are the options whose value is the address a local_net entry listens on
+	// or talks to, when they are not the usual long ones (--ip, --host, --bind, …; see
+	// Command.AddressOptions): flask run -h, gunicorn -b, redis-benchmark -h, zola serve -i.
+	// A value there that is not this machine's loopback — or, for a local_default listener,
+	// that is every interface — takes the use out of the entry. Short options are named
+	// per entry because -h, -b and -i mean help, batch or input to most other tools.
+	HostOptions []string `toml:"host_options" json:"host_options,omitempty"`
 	// Args, when given, are arguments one of which a use must have to be in the entry:
 	// "TCP-LISTEN:" (ending in ':' or '=') is a prefix, "-L" an option given alone, as
 	// -Lvalue or --opt=value, or inside a bundle of one-letter options (-fNL), anything else
@@ -295,6 +302,8 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q: outputs and writes_last are for workspace_write entries", e.Name)
 		case e.LocalDefault && e.Class != CommandLocalNet:
 			return nil, fmt.Errorf("commands.toml: command %q: local_default is for local_net entries", e.Name)
+		case len(e.HostOptions) > 0 && e.Class != CommandLocalNet:
+			return nil, fmt.Errorf("commands.toml: command %q: host_options are for local_net entries", e.Name)
 		}
 		for _, sub := range e.Subcommands {
 			e.subWords = append(e.subWords, strings.Fields(sub))
@@ -504,4 +513,19 @@ func (c *Commands) All() []Command {
 		c = c.index.all()
 	}
 	return append([]Command(nil), c.Command...)
+}
+
+// defaultAddressOptions are the long options a listener or client is told its address with,
+// across the servers and clients the catalogue lists (uvicorn and flask --host, gunicorn
+// --bind, jupyter --ip, …).
+var defaultAddressOptions = []string{"--ip", "--host", "--hostname", "--bind", "--listen", "--address", "--addr", "--interface",
+	"--ServerApp.ip", "--NotebookApp.ip"}
+
+// AddressOptions returns the options whose value is the address the entry listens on or
+// talks to: its HostOptions, or the usual long ones.
+func (e *Command) AddressOptions() []string {
+	if len(e.HostOptions) > 0 {
+		return e.HostOptions
+	}
+	return defaultAddressOptions
 }
