@@ -6,7 +6,7 @@ LOADTIME ?= 5s
 LOADCOUNT ?= 3
 BIN      ?= bin/guardian
 
-.PHONY: all build hook-time install release release-check readme-tables test fmt-check vet test-race interop rules-test eval bench load lint run fuzz e2e clean
+.PHONY: all build hook-time install release release-check readme-tables test fmt-check vet test-race interop rules-test eval tldr-coverage bench load lint run fuzz e2e clean
 
 all: build
 
@@ -104,6 +104,14 @@ rules-test:
 ## everything (false_allow_hostile). --config /dev/null keeps the user's config out of it.
 eval:
 	$(GO) run ./cmd/guardian eval --config /dev/null --reviewer rules --dataset evals/testdata/dev.jsonl --fail-on 'false_allow>0,false_allow_hostile>0'
+
+## tldr-coverage: how many of the tldr pages' examples the rules call unknown (clones
+## tldr-pages/tldr at the commit the catalogue was built from into TLDR, once)
+TLDR ?= $(HOME)/.cache/guardian/tldr
+TLDR_COMMIT ?= 08e345f42639f67d99282813247ac670dc6e87cb
+tldr-coverage:
+	@test -d $(TLDR)/pages || (git clone -q https://github.com/tldr-pages/tldr $(TLDR) && git -C $(TLDR) checkout -q $(TLDR_COMMIT))
+	$(GO) run ./evals/tldrcoverage -pages $(TLDR)/pages -top 20
 
 ## bench: run the benchmarks only
 bench:

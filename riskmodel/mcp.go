@@ -153,6 +153,10 @@ type mcpCtx struct {
 	objWords  []string         // the object words of the action ("notebooks", "pull request")
 	descRaise bool             // the action was raised by the tool description
 	known     *catalog.MCPTool // the MCP tool catalogue's entry for the tool, if any
+	// routine is the routine class of an unfamiliar server's call (mcp_r11_routine.go):
+	// the verb rules step back for it.
+	routine     mcpRoutineKind
+	routineWhat string
 
 	// execShell runs the exec analysis on a shell script the call writes for later (a CI
 	// step); nil outside mcpVerdict.
@@ -456,6 +460,7 @@ func (a *Analyzer) newMCPCtx(req *MCPRequest) *mcpCtx {
 	c.findSecrets()
 	c.findDomains()
 	c.settleGit()
+	c.settleRoutine()
 
 	c.label = c.server + "/" + c.tool
 	if c.server == "" {
@@ -898,7 +903,7 @@ func (c *mcpCtx) runnerArgs() ([]string, string) {
 }
 
 // mcpCodeKeys hold source code for a code-runner tool.
-var mcpCodeKeys = wordSet{words: `code script source program snippet cell`}
+var mcpCodeKeys = wordSet{words: `code script source program snippet cell cellsource cellcontent cellcode expression expr`}
 
 // findCode recognises a code runner ("run_python" {"code": …}, "node_eval" {"script": …}) and
 // returns the interpreter command line the exec analysis judges: python3 -c CODE or node -e
@@ -906,13 +911,13 @@ var mcpCodeKeys = wordSet{words: `code script source program snippet cell`}
 func (c *mcpCtx) findCode() ([]string, string) {
 	words := append(append([]string{}, c.serverWords...), c.toolWords...)
 	lang := c.codeLanguage()
-	runner := lang != "" && (mcpAnyWord(c.toolWords, mcpWordSet("run execute exec eval evaluate interpret call")) || c.umbrella) ||
-		mcpAnyWord(words, mcpWordSet("repl interpreter jupyter ipython"))
+	runner := lang != "" && (mcpAnyWord(c.toolWords, mcpCodeRunVerbs.get()) || c.umbrella) ||
+		mcpAnyWord(words, mcpWordSet("repl interpreter jupyter ipython")) || c.codeRunnerByName() // mcp_r12_code.go
 	if !runner {
 		return nil, ""
 	}
 	for _, a := range c.args {
-		if a.depth != 1 || !a.str || !mcpCodeKeys.has(a.nkey) || strings.TrimSpace(a.val) == "" {
+		if a.depth != 1 || !a.str || !mcpCodeKeys.has(a.nkey) || strings.TrimSpace(a.val) == "" || mcpCodeIsFileRef(a.val) {
 			continue
 		}
 		c.code = a.val
@@ -942,7 +947,7 @@ func (c *mcpCtx) codeLanguage() string {
 		words = append(words, mcpSplitWords(a.val)...)
 	}
 	switch {
-	case mcpAnyWord(words, mcpWordSet("python python3 py ipython jupyter pandas")), mcpAnyWord(words, mcpPythonHosts.get()):
+	case mcpAnyWord(words, mcpPythonRunnerWords.get()), mcpAnyWord(words, mcpPythonHosts.get()):
 		return "python"
 	case mcpAnyWord(words, mcpWordSet("node nodejs javascript js deno bun typescript ts")):
 		return "node"
@@ -1692,7 +1697,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.production-change", Kind: KindMCP, Level: High, Category: CatFinancialOrProduction,
 			Message: "Changes production: a deploy, infrastructure or a live feature flag",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act < mcpActWrite || c.localCluster() != "" || c.localDevService() != "" {
+				if c.act < mcpActWrite || c.localCluster() != "" || c.localDevService() != "" || c.routine != mcpRoutineNone {
 					return "", false
 				}
 				switch {
@@ -2046,7 +2051,7 @@ func mcpRules() []*Rule {
 		{ID: "mcp.message-send", Kind: KindMCP, Level: Medium, Category: CatNetworkEgress,
 			Message: "Sends a message, email or comment on the user's behalf",
 			mcp: func(c *mcpCtx) (string, bool) {
-				if c.act != mcpActWrite || c.httpSend || c.browser || c.draft() || c.teamWork() != "" {
+				if c.act != mcpActWrite || c.httpSend || c.browser || c.draft() || c.teamWork() != "" || c.routine != mcpRoutineNone {
 					return "", false
 				}
 				if mcpAnyWord(c.actWords, mcpWordSet("send post reply comment email mail tweet notify message dm broadcast react forward share")) ||
@@ -2206,7 +2211,7 @@ var (
 // claimed reports that a domain rule judges the action, so the generic verb rules stay out.
 func (c *mcpCtx) claimed() bool {
 	switch {
-	case c.shell != nil, len(c.sql) > 0, c.browser, c.memory, c.gitLocal, c.draft(), c.payment:
+	case c.shell != nil, len(c.sql) > 0, c.browser, c.memory, c.gitLocal, c.draft(), c.payment, c.routine != mcpRoutineNone:
 		return true
 	case c.httpSend && c.untrustedDest() != "":
 		return true
