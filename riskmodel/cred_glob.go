@@ -1,6 +1,7 @@
 package riskmodel
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -13,12 +14,15 @@ import (
 // pattern that can match a credential store (or lies within one) is judged as reading it,
 // and a pattern over the workspace or public keys stays what the file rules say it is.
 
-var (
-	// reGlobCall is a glob function called with a literal pattern first.
-	reGlobCall = lazyRegexp(`(?:\brequire\(\s*["'](?:glob|fast-glob)["']\s*\)\.sync|\b(?:glob\.i?glob|glob\.sync|globSync|glob|iglob|globby(?:Sync)?|fg(?:\.sync)?|fastGlob(?:\.sync)?|Dir\.glob|Dir|filepath\.Glob|doublestar\.Glob))\s*[(\[]\s*[rbfRBF]?["'` + "`" + `]([^"'` + "`" + `\n]{1,300})["'` + "`" + `]`)
-	// reGlobMethod is a path object's glob method: Path('/root').glob('*'), Path.home().rglob('id_*').
-	reGlobMethod = lazyRegexp(`(?:["']~["']|\b(?:Path|pathlib\.Path)(?:\.home\(\)|\s*\(\s*(?:[rbfRBF]?["']([^"'\n]{1,300})["'])?\s*\)(\.expanduser\(\))?))\s*\.\s*(r?glob)\s*\(\s*[rbfRBF]?["']([^"'\n]{1,300})["']`)
-)
+// credGlobRes are the two call forms, compiled on first use (a table: nothing built at init).
+// call is a glob function called with a literal pattern first; method is a path object's glob
+// method: Path('/root').glob('*'), Path.home().rglob('id_*').
+var credGlobRes = table[struct{ call, method *regexp.Regexp }]{build: func() struct{ call, method *regexp.Regexp } {
+	return struct{ call, method *regexp.Regexp }{
+		call:   regexp.MustCompile(`(?:\brequire\(\s*["'](?:glob|fast-glob)["']\s*\)\.sync|\b(?:glob\.i?glob|glob\.sync|globSync|glob|iglob|globby(?:Sync)?|fg(?:\.sync)?|fastGlob(?:\.sync)?|Dir\.glob|Dir|filepath\.Glob|doublestar\.Glob))\s*[(\[]\s*[rbfRBF]?["'` + "`" + `]([^"'` + "`" + `\n]{1,300})["'` + "`" + `]`),
+		method: regexp.MustCompile(`(?:["']~["']|\b(?:Path|pathlib\.Path)(?:\.home\(\)|\s*\(\s*(?:[rbfRBF]?["']([^"'\n]{1,300})["'])?\s*\)(\.expanduser\(\))?))\s*\.\s*(r?glob)\s*\(\s*[rbfRBF]?["']([^"'\n]{1,300})["']`),
+	}
+}}
 
 // codeGlobReads returns the wildcard patterns inline code expands and reads, as paths for
 // the file rules; nil when the code reads no files.
@@ -32,13 +36,13 @@ func codeGlobReads(code string, all codeCap) []string {
 			out = append(out, p)
 		}
 	}
-	for _, idx := range reGlobCall().FindAllStringSubmatchIndex(code, 16) {
+	for _, idx := range credGlobRes.get().call.FindAllStringSubmatchIndex(code, 16) {
 		if idx[0] > 0 && code[idx[0]-1] == '.' && (strings.HasPrefix(code[idx[0]:], "glob(") || strings.HasPrefix(code[idx[0]:], "glob (")) {
 			continue // a path object's method: reGlobMethod reads it with its receiver
 		}
 		add(code[idx[2]:idx[3]])
 	}
-	for _, m := range reGlobMethod().FindAllStringSubmatch(code, 16) {
+	for _, m := range credGlobRes.get().method.FindAllStringSubmatch(code, 16) {
 		root, home, method, pat := m[1], m[2], m[3], m[4]
 		switch {
 		case strings.Contains(m[0], "Path.home()") || strings.HasPrefix(m[0], `"~"`) || strings.HasPrefix(m[0], "'~'"):
