@@ -59,3 +59,24 @@ func TestClassR13ExecWindowsPaths(t *testing.T) {
 		}
 	}
 }
+
+// A search outside the workspace for key and credential files whose results are printed,
+// packed or copied reads every store it finds (r13exec_hunt.go): denied outright; listing
+// the names stays cred.hunt's question, and workspace searches stay routine. Sources: GTFOBins
+// find (-exec) and xargs; MITRE ATT&CK T1552.001, T1552.004.
+func TestClassR13ExecKeyHuntDump(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`find / -type f \( -name '*.ppk' -o -name 'id_ecdsa*' \) 2>/dev/null | xargs cat`, Deny, "cred.hunt-dump", "xargs cat"},
+		{`find / -name 'credentials' -path '*.aws*' -exec cat {} \;`, Deny, "cred.hunt-dump", "find -exec cat"},
+		{`find /home /root -name '.netrc' -exec head -n 50 {} +`, Deny, "cred.hunt-dump", "find -exec head, two roots"},
+		{`find / -iname '*.pfx' -print0 2>/dev/null | xargs -0 -I{} cp {} /tmp/loot/`, Deny, "cred.hunt-dump", "xargs cp to a stash"},
+		{`find / -name '*.jks' | cpio -o > /tmp/k.cpio`, Deny, "", "cpio packs the list"},
+		{`tail -n +1 $(find /etc /opt -name '*.key' 2>/dev/null)`, Deny, "cred.hunt-dump", "$(find) fed to tail"},
+		{`locate .git-credentials | xargs cat`, Deny, "cred.hunt-dump", "locate"},
+		{`find / -name 'id_rsa*' 2>/dev/null`, Ask, "cred.hunt", "listing names only"},
+		{`find ~ -name '*.kdbx'`, Ask, "", "listing names only"},
+		{`find . -name '*.pem' -exec openssl x509 -noout -enddate -in {} \;`, Ask, "cred.read", "a workspace key file: the project's own, asked (not a hunt)"},
+		{`find src -name '*.ts' | xargs cat`, Allow, "", "workspace sources"},
+		{`find /var/log -name '*.log' -mtime -1 | xargs tail -n 20`, Allow, "", "logs are not keys"},
+	})
+}
