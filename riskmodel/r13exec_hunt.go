@@ -14,13 +14,15 @@ import (
 // Credentials In Files and Private Keys; GTFOBins find -exec, xargs).
 
 // huntDumpers are the commands that print, encode, pack or copy the files named to them.
-var huntDumpers = map[string]bool{
-	"cat": true, "tac": true, "head": true, "tail": true, "more": true, "less": true, "strings": true, "xxd": true, "hexdump": true,
-	"od": true, "base64": true, "base32": true, "basenc": true, "nl": true, "paste": true, "sed": true, "awk": true,
-	"tar": true, "bsdtar": true, "zip": true, "7z": true, "7za": true, "cpio": true, "pax": true, "gzip": true, "cp": true, "scp": true,
-	"rsync": true, "rclone": true, "curl": true, "wget": true, "nc": true, "ncat": true, "socat": true, "gpg": true, "sqlite3": true,
-	"jq": true, "yq": true, "bat": true, "batcat": true, "type": true, "Get-Content": true, "gc": true, "cut": true, "sort": true, "uniq": true,
-}
+var huntDumpers = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"cat": true, "tac": true, "head": true, "tail": true, "more": true, "less": true, "strings": true, "xxd": true, "hexdump": true,
+		"od": true, "base64": true, "base32": true, "basenc": true, "nl": true, "paste": true, "sed": true, "awk": true,
+		"tar": true, "bsdtar": true, "zip": true, "7z": true, "7za": true, "cpio": true, "pax": true, "gzip": true, "cp": true, "scp": true,
+		"rsync": true, "rclone": true, "curl": true, "wget": true, "nc": true, "ncat": true, "socat": true, "gpg": true, "sqlite3": true,
+		"jq": true, "yq": true, "bat": true, "batcat": true, "type": true, "Get-Content": true, "gc": true, "cut": true, "sort": true, "uniq": true,
+	}
+}}
 
 // huntWords are parts of a search pattern that name key or credential files.
 var huntWords = []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".pem", ".key", ".kdbx", ".kdb", ".p12", ".pfx", ".jks", ".keystore", ".ppk",
@@ -124,12 +126,12 @@ func broadHuntRoot(c *execCtx, abs string) bool {
 func findActionDumps(s *Segment) (string, bool) {
 	for i, a := range s.Args {
 		if (a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir") && i+1 < len(s.Args) {
-			if n := path.Base(s.Args[i+1]); huntDumpers[n] {
+			if n := path.Base(s.Args[i+1]); huntDumpers.get()[n] {
 				return n, true
 			}
 		}
 		if (a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch") && i+1 < len(s.Args) && (s.Name() == "fd" || s.Name() == "fdfind") {
-			if n := path.Base(s.Args[i+1]); huntDumpers[n] {
+			if n := path.Base(s.Args[i+1]); huntDumpers.get()[n] {
 				return n, true
 			}
 		}
@@ -166,13 +168,13 @@ func huntDump(c *execCtx, s *Segment) (string, bool) {
 		}
 	}
 	if s.Name() == "xargs" && s.PipeIn != nil {
-		if n := xargsCommand(s.Args); huntDumpers[n] {
+		if n := xargsCommand(s.Args); huntDumpers.get()[n] {
 			if p, ok := credentialHunt(c, s.PipeIn); ok {
 				return "Searches for credential files (" + p + ") and hands every match to " + n, true
 			}
 		}
 	}
-	if !huntDumpers[s.Name()] {
+	if !huntDumpers.get()[s.Name()] {
 		return "", false
 	}
 	if in := s.PipeIn; in != nil && (slices.Contains(s.Via, "xargs") || readsNameList(s)) {
@@ -201,7 +203,7 @@ func xargsDumpOf(c *execCtx, hunt *Segment) (string, bool) {
 		marks = []string{findPlaceholder(hunt.Args, root)}
 	}
 	for _, o := range c.segs {
-		if o == hunt || !slices.Contains(o.Via, "xargs") || !huntDumpers[o.Name()] {
+		if o == hunt || !slices.Contains(o.Via, "xargs") || !huntDumpers.get()[o.Name()] {
 			continue
 		}
 		for _, a := range o.Args[1:] {
