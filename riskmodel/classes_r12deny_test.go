@@ -1,0 +1,52 @@
+package riskmodel
+
+import "testing"
+
+// Class 1: a refspec-less force-push judged as a push of the branch the request itself
+// switched to (git-push(1): with no refspec, push.default=simple pushes the current branch;
+// git-checkout(1), git-switch(1)). A shared default branch force-pushed is on the deny list;
+// a feature branch force-pushed, or a branch the analysis cannot name, stays asked.
+func TestClassR12ForcePushCheckedOut(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`git checkout master && git reset --hard HEAD~3 && git push --force`, Deny, "vcs.push.force-current-default", ""},
+		{`git switch develop; git rebase -i HEAD~5; git push -f origin`, Deny, "vcs.push.force-current-default", ""},
+		{`git checkout trunk && git commit --amend --no-edit && git push --force-with-lease origin HEAD`, Deny, "vcs.push.force-current-default", ""},
+		{`git checkout -B main origin/main~2 && git push -f origin @`, Deny, "vcs.push.force-current-default", ""},
+		{`git switch release/2.4 && git reset --hard 2.4.0 && git push -f`, Deny, "vcs.push.force-current-default", ""},
+		// Neighbours: a feature branch, a later switch away, an unknown branch, a dry run.
+		{`git checkout feat/login && git rebase main && git push -f`, Ask, "vcs.push.force", "vcs.push.force-current-default"},
+		{`git checkout main && git pull && git checkout -b fix/typo && git push -f origin HEAD`, Ask, "", "vcs.push.force-current-default"},
+		{`git checkout main && git checkout - && git push -f`, Ask, "", "vcs.push.force-current-default"},
+		{`git checkout main -- go.sum && git push -f`, Ask, "", "vcs.push.force-current-default"},
+		{`git checkout main && git push -f --dry-run`, Allow, "", "vcs.push.force-current-default"},
+		{`git push -f`, Ask, "vcs.push.force", "vcs.push.force-current-default"},
+	})
+}
+
+// Class 2: a recursive delete whose path is home or / followed only by variables that may be
+// empty (the Steam-for-Linux installer bug, valvesoftware/steam-for-linux#3671: rm -rf
+// "$STEAMROOT/"* with STEAMROOT empty deleted the user's files). Unless the request set the
+// variable to a non-empty literal or guards it (${X:?}, set -u), the target is judged as
+// home or / itself.
+func TestClassR12EmptyVarDelete(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`rm -rf "$HOME/$CACHE_SUBDIR"`, Deny, "fs.rm.empty-var", ""},
+		{`rm -rf ~/"$PKG_DIR"/`, Deny, "fs.rm.empty-var", ""},
+		{`rm -rf "/$INSTALL_DIR"`, Deny, "fs.rm.empty-var", ""},
+		{`rm -rf "${STAGE}/"*`, Deny, "fs.rm.empty-var", ""},
+		{`TARGET="$HOME/$BUILD_NAME"; rm -rf "$TARGET"`, Deny, "fs.rm.empty-var", ""},
+		{`rm -fr $HOME/${TOOL_HOME}`, Deny, "fs.rm.empty-var", ""},
+		// Neighbours: a variable set to a literal, a guarded variable, set -u, a non-recursive
+		// delete, a directory under the variable.
+		{`CACHE_SUBDIR=build-cache; rm -rf "$HOME/$CACHE_SUBDIR"`, Deny, "fs.rm.vital", "fs.rm.empty-var"},
+		{`rm -rf "$HOME/${CACHE_SUBDIR:?}"`, Ask, "", "fs.rm.empty-var"},
+		{`[ -n "$PKG" ] && rm -rf "$HOME/$PKG"`, Ask, "", "fs.rm.empty-var"},
+		{`for d in $(ls ~/old-builds); do rm -rf "$HOME/$d"; done`, Ask, "", "fs.rm.empty-var"},
+		{`rm -rf "$BUILD_DIR/$TARGET"`, Ask, "", "fs.rm.empty-var"},
+		{`rm -rf "$OUT_DIR"`, Ask, "", "fs.rm.empty-var"},
+		{`rm -rf "$HOME/${PKG:-tool}-cache"`, Deny, "fs.rm.vital", "fs.rm.empty-var"},
+		{`set -u; rm -rf "$HOME/$CACHE_SUBDIR"`, Ask, "", "fs.rm.empty-var"},
+		{`rm -f "$HOME/$LOGFILE"`, Ask, "", "fs.rm.empty-var"},
+		{`rm -rf "$HOME/.cache/$TOOL"`, Ask, "", "fs.rm.empty-var"},
+	})
+}
