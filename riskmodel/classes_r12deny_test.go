@@ -50,3 +50,50 @@ func TestClassR12EmptyVarDelete(t *testing.T) {
 		{`rm -rf "$HOME/.cache/$TOOL"`, Ask, "", "fs.rm.empty-var"},
 	})
 }
+
+// Class 5: security modules and host protections switched off (aa-disable(8),
+// aa-complain(8), apparmor_parser(8) -R, setenforce(8), auditctl(8) -e 0 / -D, ufw(8)
+// disable, firewall-cmd, iptables -F / -P ACCEPT, pfctl(8) -d, spctl(8) --master-disable,
+// csrutil disable, Set-MpPreference -DisableRealtimeMonitoring), with or without sudo:
+// docs/policy.md's deny row "disabling security controls".
+func TestClassR12SecurityOff(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`sudo aa-complain /etc/apparmor.d/usr.sbin.nginx`, Deny, "", ""},
+		{`aa-disable /etc/apparmor.d/usr.bin.firefox`, Deny, "", ""},
+		{`sudo apparmor_parser -R /etc/apparmor.d/usr.sbin.cupsd`, Deny, "", ""},
+		{`sudo systemctl disable --now apparmor`, Deny, "", ""},
+		{`sudo ln -s /etc/apparmor.d/usr.sbin.mysqld /etc/apparmor.d/disable/`, Deny, "", ""},
+		{`sudo setenforce 0`, Deny, "", ""},
+		{`setenforce Permissive`, Deny, "", ""},
+		{`sudo sed -i 's/^SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config`, Deny, "", ""},
+		{`sudo auditctl -e 0`, Deny, "", ""},
+		{`sudo auditctl -D`, Deny, "", ""},
+		{`sudo service auditd stop`, Deny, "", ""},
+		{`sudo systemctl stop auditd`, Deny, "", ""},
+		{`sudo ufw disable`, Deny, "", ""},
+		{`sudo systemctl stop firewalld`, Deny, "", ""},
+		{`sudo iptables -F`, Deny, "", ""},
+		{`sudo iptables -P INPUT ACCEPT`, Deny, "", ""},
+		{`sudo pfctl -d`, Deny, "", ""},
+		{`sudo spctl --master-disable`, Deny, "", ""},
+		{`spctl --global-disable`, Deny, "", ""},
+		{`csrutil disable`, Deny, "", ""},
+		{`pwsh -Command "Set-MpPreference -DisableRealtimeMonitoring \$true"`, Deny, "", ""},
+		{`sudo launchctl bootout system /Library/Apple/System/Library/LaunchDaemons/com.apple.XProtect.daemon.scan.plist`, Deny, "", ""},
+		{`sudo mdatp config real-time-protection --value disabled`, Deny, "sys.security-module-off", ""},
+		{`sudo systemctl stop falcon-sensor`, Deny, "", ""},
+		{`sudo semanage permissive -a httpd_t`, Deny, "sys.security-module-off", ""},
+		{`sudo pfctl -F all`, Deny, "sys.security-module-off", ""},
+		// Neighbours: status reads and enabling.
+		{`getenforce`, Allow, "", ""},
+		{`sudo ufw status verbose`, Ask, "", ""},
+		{`sudo auditctl -l`, Ask, "", "sys.security-module-off"},
+		{`sudo auditctl -e 1`, Ask, "", "sys.security-module-off"},
+		{`sudo aa-enforce /etc/apparmor.d/usr.sbin.nginx`, Ask, "", "sys.security-module-off"},
+		{`sudo apparmor_parser -r /etc/apparmor.d/usr.sbin.nginx`, Ask, "", "sys.security-module-off"},
+		{`sudo pfctl -s rules`, Ask, "", "sys.security-module-off"},
+		{`sudo systemctl restart nftables`, Ask, "", "sys.security-module-off"},
+		{`spctl --status`, Allow, "", ""},
+		{`csrutil status`, Allow, "", ""},
+	})
+}
