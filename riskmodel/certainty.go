@@ -168,6 +168,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.public-share":               a(polExfil),
 		"mcp.message-data-exfil":         a(polMessage + "; " + polExfil),
 		"mcp.message-customer-data":      a(polMessage + "; " + polExfil),
+		"mcp.message-data-out":           a(polMessage + "; " + polExfil),
 		"mcp.load-flood":                 d(polExhaust),
 
 		// credentials

@@ -426,6 +426,11 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		}
 	}
 	hits, all := scanCaps(lang, code)
+	for _, p := range codeGlobReads(code, all) {
+		// glob.glob('/home/*/.ssh/id_*') read: judged as the shell's cat of the pattern (cred_glob.go).
+		facts.Reads = append(facts.Reads, p)
+		addSyn([]string{"cat", p}, p)
+	}
 	if all&capRead != 0 {
 		// A credential store named through a path built at run time from the home directory:
 		// readFileSync(os.homedir()+'/.npmrc'), Path.home() / '.ssh' / 'id_rsa'.

@@ -903,7 +903,7 @@ func (c *mcpCtx) runnerArgs() ([]string, string) {
 }
 
 // mcpCodeKeys hold source code for a code-runner tool.
-var mcpCodeKeys = wordSet{words: `code script source program snippet cell`}
+var mcpCodeKeys = wordSet{words: `code script source program snippet cell cellsource cellcontent cellcode expression expr`}
 
 // findCode recognises a code runner ("run_python" {"code": …}, "node_eval" {"script": …}) and
 // returns the interpreter command line the exec analysis judges: python3 -c CODE or node -e
@@ -911,13 +911,13 @@ var mcpCodeKeys = wordSet{words: `code script source program snippet cell`}
 func (c *mcpCtx) findCode() ([]string, string) {
 	words := append(append([]string{}, c.serverWords...), c.toolWords...)
 	lang := c.codeLanguage()
-	runner := lang != "" && (mcpAnyWord(c.toolWords, mcpWordSet("run execute exec eval evaluate interpret call")) || c.umbrella) ||
-		mcpAnyWord(words, mcpWordSet("repl interpreter jupyter ipython"))
+	runner := lang != "" && (mcpAnyWord(c.toolWords, mcpCodeRunVerbs.get()) || c.umbrella) ||
+		mcpAnyWord(words, mcpWordSet("repl interpreter jupyter ipython")) || c.codeRunnerByName() // mcp_r12_code.go
 	if !runner {
 		return nil, ""
 	}
 	for _, a := range c.args {
-		if a.depth != 1 || !a.str || !mcpCodeKeys.has(a.nkey) || strings.TrimSpace(a.val) == "" {
+		if a.depth != 1 || !a.str || !mcpCodeKeys.has(a.nkey) || strings.TrimSpace(a.val) == "" || mcpCodeIsFileRef(a.val) {
 			continue
 		}
 		c.code = a.val
@@ -947,7 +947,7 @@ func (c *mcpCtx) codeLanguage() string {
 		words = append(words, mcpSplitWords(a.val)...)
 	}
 	switch {
-	case mcpAnyWord(words, mcpWordSet("python python3 py ipython jupyter pandas")), mcpAnyWord(words, mcpPythonHosts.get()):
+	case mcpAnyWord(words, mcpPythonRunnerWords.get()), mcpAnyWord(words, mcpPythonHosts.get()):
 		return "python"
 	case mcpAnyWord(words, mcpWordSet("node nodejs javascript js deno bun typescript ts")):
 		return "node"

@@ -53,6 +53,9 @@ func (c *mcpCtx) mcpPackageSquat() (string, bool) {
 			}
 			sq, ok := cat.Squat(eco, name)
 			if !ok {
+				if why := pkgLookalikeName(pkgNamed{eco, name}, nil); why != "" {
+					return c.call() + ": " + why, true
+				}
 				continue
 			}
 			switch sq.Kind {

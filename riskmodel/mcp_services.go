@@ -397,6 +397,11 @@ func (c *mcpCtx) messageDataExfil() (why string, sure bool) {
 				break
 			}
 		}
+		if what == "" {
+			if src := c.sourceArchive(a.val); src != "" { // mcp_r12_message.go
+				what, file = "source code", src+": "+path.Base(strings.TrimSpace(a.val))
+			}
+		}
 		if what != "" {
 			break
 		}

@@ -208,6 +208,9 @@ func pkgTyposquatCheck(c *execCtx, s *Segment) (string, bool) {
 	for _, n := range named {
 		sq, ok := cat.Squat(n.eco, n.name)
 		if !ok {
+			if why := pkgLookalikeName(n, named); why != "" {
+				return why, true
+			}
 			continue
 		}
 		eco, name := pkgEcoNames.get()[n.eco], capText(n.name)
