@@ -229,6 +229,7 @@ func ruleFamilies() []ruleFamily {
 		{build: catalogPathRules},
 		{build: r13ExecRules},
 		{build: mcpR11RoutineRules, mcp: true},
+		{build: r12VCSRules}, {build: r12FSRules}, {build: r12SysRules},
 		{build: mcpR12Rules, mcp: true},
 	}
 }
