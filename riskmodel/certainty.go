@@ -178,6 +178,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"cred.local-service":       a(polProd),
 		"mcp.local-service":        a(polProd),
 		"cred.read":                d(polCred),
+		"cred.hunt-dump":           d(polCred), // r13exec_hunt.go
 		"cred.process-attach":      d(polCred + " (process memory)"),
 		"mcp.credential-file-read": a(polSecret + "; " + polCred),
 		"cred.secret-store":        a(polSecret),

@@ -227,6 +227,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r10ExecRules},
 		{build: mcpR10ArgRules, mcp: true}, {build: mcpR10ExportRules, mcp: true}, {build: mcpR10AskRules, mcp: true},
 		{build: catalogPathRules},
+		{build: r13ExecRules},
 		{build: mcpR11RoutineRules, mcp: true},
 		{build: r12VCSRules}, {build: r12FSRules}, {build: r12SysRules},
 		{build: mcpR12Rules, mcp: true},

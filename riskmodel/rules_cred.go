@@ -25,7 +25,8 @@ func isCredentialPath(c *execCtx, abs string) bool {
 // ("~/.aws/*" → "/home/dev/.aws/*"), "" when it cannot be placed. Scope.Resolve cuts a glob
 // back to its directory, which would lose what the glob can name.
 func (c *execCtx) rawPath(arg string) string {
-	p := c.scope.expandHome(arg)
+	p := c.scope.expandHome(catalog.FromWindows(arg)) // C:\Users\NAME\…, %APPDATA%\…
+
 	if x := xdgPath(p); x != "" {
 		// $XDG_STATE_HOME/guardian/… is guardian's state whatever the variable holds: it is
 		// classified as if below the variable's default (~/.local/state/guardian/…).

@@ -223,6 +223,7 @@ func (s *Scope) linkAt(p string, trailingSlash bool) (target, rest string, found
 // the home directory or a system directory.
 func NewScope(p *Policy, cwd string) *Scope {
 	s := &Scope{Home: p.Home, memo: &scopeMemo{}}
+	cwd = catalog.FromWindows(cwd) // C:\Users\NAME\src\app is /Users/NAME/src/app (catalog/winpath.go)
 	if s.Home == "" {
 		s.Home = inferHome(cwd)
 	}
@@ -300,7 +301,7 @@ func (s *Scope) Resolve(arg string) (abs string, ok bool) {
 }
 
 func (s *Scope) resolve(arg string) (abs string, ok bool) {
-	p := s.expandHome(arg)
+	p := s.expandHome(catalog.FromWindows(arg))
 	if strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`") || p == "" {
 		return "", false
 	}

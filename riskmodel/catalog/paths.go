@@ -150,6 +150,7 @@ type PathSpec struct {
 // /mnt/c/Users/NAME, /var/home/NAME) counts as a home, so that a rule written for "~" holds
 // for every user. ok is false for a relative path.
 func Normalize(p, home string) (PathSpec, bool) {
+	p = FromWindows(p) // C:\Users\NAME\…, %APPDATA%\… (winpath.go)
 	switch {
 	case p == "~" || p == "$HOME" || p == "${HOME}":
 		return PathSpec{InHome: true}, true
