@@ -229,6 +229,7 @@ func ruleFamilies() []ruleFamily {
 		{build: catalogPathRules},
 		{build: mcpR11RoutineRules, mcp: true},
 		{build: mcpR12Rules, mcp: true},
+		{build: mcpR13Rules, mcp: true},
 	}
 }
 
