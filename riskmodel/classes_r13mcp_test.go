@@ -55,3 +55,48 @@ func TestClassR13MessageDataSplit(t *testing.T) {
 			notRules: []string{"mcp.message-data-exfil"}, decision: Ask},
 	})
 }
+
+// Browser automation on account-security pages: opening a page that mints a token or key in
+// the user's logged-in browser is denied, typing a name into a deletion-confirmation field
+// is denied; ordinary pages and fields are not.
+func TestClassR13BrowserAccountPages(t *testing.T) {
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "gitlab personal access token page", req: `{"server":"playwright","tool":"browser_navigate","arguments":{"url":"https://gitlab.com/-/user_settings/personal_access_tokens?name=bot&scopes=api"}}`,
+			decision: Deny, rules: []string{"mcp.browser-key-page"}},
+		{name: "github fine-grained token page", req: `{"server":"puppeteer","tool":"puppeteer_navigate","arguments":{"url":"https://github.com/settings/personal-access-tokens/new"}}`,
+			decision: Deny, rules: []string{"mcp.browser-key-page"}},
+		{name: "openai api keys page", req: `{"server":"browser","tool":"navigate","arguments":{"url":"https://platform.openai.com/api-keys"}}`,
+			decision: Deny, rules: []string{"mcp.browser-key-page"}},
+		{name: "github repository page is fine", req: `{"server":"playwright","tool":"browser_navigate","arguments":{"url":"https://github.com/acme/widgets/settings/tokens-docs"}}`,
+			decision: Allow, notRules: []string{"mcp.browser-key-page"}},
+		{name: "github docs about tokens", req: `{"server":"playwright","tool":"browser_navigate","arguments":{"url":"https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens"}}`,
+			decision: Allow, notRules: []string{"mcp.browser-key-page"}},
+		{name: "project name typed into delete confirmation", req: `{"server":"playwright","tool":"browser_type","arguments":{"element":"Type the project name to confirm deletion","ref":"e12","text":"acme-site"}}`,
+			decision: Deny, category: CatDataDeletion, rules: []string{"mcp.browser-delete-confirm"}},
+		{name: "search box typing", req: `{"server":"playwright","tool":"browser_type","arguments":{"element":"Search repositories","ref":"e3","text":"tiny-router"}}`,
+			decision: Allow, notRules: []string{"mcp.browser-delete-confirm"}},
+	})
+}
+
+// Home-automation calls that unlock, disarm, open a garage or gate, or switch a camera off
+// are denied; locking, arming, lights and climate are not.
+func TestClassR13PhysicalSecurity(t *testing.T) {
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "lock entity unlocked", req: `{"server":"homeassistant","tool":"call_service","arguments":{"domain":"lock","service":"unlock","entity_id":"lock.back_door"}}`,
+			decision: Deny, category: CatSecurityWeakening, rules: []string{"mcp.physical-security"}},
+		{name: "alarm disarmed", req: `{"server":"hass","tool":"call_service","arguments":{"domain":"alarm_control_panel","service":"alarm_disarm","entity_id":"alarm_control_panel.house"}}`,
+			decision: Deny, rules: []string{"mcp.physical-security"}},
+		{name: "garage door opened by intent", req: `{"server":"home-assistant","tool":"HassTurnOn","arguments":{"name":"Garage door","domain":"cover"}}`,
+			decision: Deny, rules: []string{"mcp.physical-security"}},
+		{name: "camera switched off", req: `{"server":"homeassistant","tool":"call_service","arguments":{"domain":"camera","service":"turn_off","entity_id":"camera.porch"}}`,
+			decision: Deny, rules: []string{"mcp.physical-security"}},
+		{name: "door locked", req: `{"server":"homeassistant","tool":"HassTurnOn","arguments":{"name":"Front door lock","domain":"lock"}}`,
+			decision: Ask, notRules: []string{"mcp.physical-security"}},
+		{name: "light switched off", req: `{"server":"home-assistant","tool":"HassTurnOff","arguments":{"name":"Kitchen light","domain":"light"}}`,
+			decision: Ask, notRules: []string{"mcp.physical-security"}},
+		{name: "garage door closed", req: `{"server":"home-assistant","tool":"HassTurnOff","arguments":{"name":"Garage door","domain":"cover"}}`,
+			decision: Ask, notRules: []string{"mcp.physical-security"}},
+	})
+}

@@ -16,5 +16,23 @@ func mcpR13Rules() []*Rule {
 				m := c.messageDataSplit()
 				return m, m != ""
 			}},
+		{ID: "mcp.browser-key-page", Kind: KindMCP, Level: High, Category: CatCredentialAccess,
+			Message: "Opens the page that mints an access token or API key in the user's logged-in browser",
+			mcp: func(c *mcpCtx) (string, bool) {
+				m := c.keyPage()
+				return m, m != ""
+			}},
+		{ID: "mcp.browser-delete-confirm", Kind: KindMCP, Level: Critical, Category: CatDataDeletion,
+			Message: "Types a name into a deletion-confirmation field in the browser",
+			mcp: func(c *mcpCtx) (string, bool) {
+				m := c.deleteConfirmTyped()
+				return m, m != ""
+			}},
+		{ID: "mcp.physical-security", Kind: KindMCP, Level: Critical, Category: CatSecurityWeakening,
+			Message: "Unlocks, disarms, opens or switches off a physical security device",
+			mcp: func(c *mcpCtx) (string, bool) {
+				m := c.securityDeviceMsg()
+				return m, m != ""
+			}},
 	}
 }
