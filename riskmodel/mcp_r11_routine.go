@@ -50,7 +50,7 @@ const (
 var (
 	// mcpR11QueryServers are metric, log and trace backends whose query languages read.
 	// Sources: the tool lists of pab1it0/prometheus-mcp-server (execute_query,
-	// execute_range_query), rhobs/obs-mcp TOOLS.md (execute_instant_query,
+	// execute_range_query), rhobs/obs-mcp's tool list (execute_instant_query,
 	// execute_range_query), grafana/mcp-grafana (query_prometheus, query_loki_logs),
 	// brenoepics/prometheus-mcp, the Datadog, New Relic, Honeycomb, Axiom, Elasticsearch,
 	// OpenSearch, Splunk, InfluxDB, Azure Data Explorer (Kusto) and VictoriaMetrics MCP servers.

@@ -228,6 +228,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR10ArgRules, mcp: true}, {build: mcpR10ExportRules, mcp: true}, {build: mcpR10AskRules, mcp: true},
 		{build: catalogPathRules},
 		{build: mcpR11RoutineRules, mcp: true},
+		{build: r12VCSRules}, {build: r12FSRules}, {build: r12SysRules},
 		{build: mcpR12Rules, mcp: true},
 		{build: mcpR13Rules, mcp: true},
 	}
