@@ -169,6 +169,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.message-data-exfil":         a(polMessage + "; " + polExfil),
 		"mcp.message-customer-data":      a(polMessage + "; " + polExfil),
 		"mcp.message-data-out":           a(polMessage + "; " + polExfil),
+		"mcp.secret-posted":              d(polExfil),
+		"mcp.message-data-split":         d(polExfil),
+		"mcp.browser-key-page":           d(polCred),
 		"mcp.load-flood":                 d(polExhaust),
 
 		// credentials

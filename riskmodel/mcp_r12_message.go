@@ -181,6 +181,9 @@ func (c *mcpCtx) sourceArchive(val string) string {
 	}
 	loc := mcpArchiveExt().FindStringIndex(base)
 	if loc == nil {
+		if mcpR13ProjectDir(p) { // mcp_r13_message.go
+			return "the project directory " + path.Dir(p) + "/" + path.Base(p)
+		}
 		return ""
 	}
 	stem := base[:loc[0]]

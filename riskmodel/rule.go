@@ -231,6 +231,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR11RoutineRules, mcp: true},
 		{build: r12VCSRules}, {build: r12FSRules}, {build: r12SysRules},
 		{build: mcpR12Rules, mcp: true},
+		{build: mcpR13Rules, mcp: true},
 	}
 }
 

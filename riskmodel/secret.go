@@ -64,6 +64,10 @@ var secSecretPatterns = []secSecretPattern{
 	{need: []string{"_live_", "_test_"}, kind: "stripe-key", re: lazyRegexp(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}\b`)},
 	{need: []string{"whsec_"}, kind: "stripe-webhook-secret", re: lazyRegexp(`\bwhsec_[A-Za-z0-9]{20,}\b`)},
 	{need: []string{"AIza"}, kind: "google-api-key", re: lazyRegexp(`\bAIza[0-9A-Za-z_\-]{35}`)},
+	// Chat and bot platforms' tokens (gitleaks/trufflehog detectors): a Discord bot token is
+	// base64(user id).timestamp.HMAC; a Telegram bot token is bot-id:AA…; Mailgun, Mailchimp,
+	// Shopify, Linear, Notion, Supabase, Postman and Atlassian keys carry fixed prefixes.
+	{need: []string{".", ":AA", "key-", "-us", "shp", "lin_api_", "ntn_", "secret_", "sbp_", "PMAK-", "ATATT3"}, kind: "api-key", check: secCheckVendorPrefix, re: secVendorRegexp},
 	{need: []string{"eyJ"}, kind: "jwt", re: lazyRegexp(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*`)},
 	// Authorization headers: the credential after the scheme.
 	{need: []string{"authorization"}, lower: true, kind: "auth-header", group: 1, re: lazyRegexp(
@@ -639,3 +643,59 @@ func secShannon(s string) float64 {
 	}
 	return h
 }
+
+// secCheckMixedCase accepts a dotted token whose parts look random: each part has two of
+// digits, upper and lower case, and the last part has a random's entropy. It keeps a long
+// dotted identifier (a Java class path) from reading as a Discord bot token.
+func secCheckMixedCase(_, val string) (string, bool) {
+	parts := strings.Split(val, ".")
+	if len(parts) != 3 || !secLooksRandom(parts[2], 20) {
+		return "", false
+	}
+	for _, p := range parts[:2] {
+		if !secLooksRandom(p, 6) && !strings.ContainsAny(p, "0123456789") {
+			return "", false
+		}
+	}
+	return "", true
+}
+
+// secVendorPrefixes names the vendor of a key matched by its fixed prefix.
+var secVendorPrefixes = [...][2]string{{"key-", "mailgun-key"}, {"shp", "shopify-token"}, {"lin_api_", "linear-key"},
+	{"ntn_", "notion-token"}, {"secret_", "notion-token"}, {"sbp_", "supabase-token"}, {"PMAK-", "postman-key"},
+	{"ATATT3", "atlassian-token"}}
+
+func secCheckVendorPrefix(key, val string) (string, bool) {
+	if strings.Count(val, ".") == 2 {
+		if _, ok := secCheckMixedCase(key, val); ok {
+			return "discord-bot-token", true
+		}
+		return "", false
+	}
+	if i := strings.Index(val, ":AA"); i > 0 && secIsDigits(val[:i]) {
+		return "telegram-bot-token", true
+	}
+	for _, p := range secVendorPrefixes {
+		if strings.HasPrefix(val, p[0]) {
+			return p[1], true
+		}
+	}
+	return "mailchimp-key", true
+}
+
+func secIsDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// secVendorRe is the expression of the fixed-prefix vendor tokens, built on first use; a
+// package-level function rather than a lazyRegexp keeps package init free of allocations.
+var secVendorRe = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}|\d{8,10}:AA[A-Za-z0-9_\-]{33}|key-[0-9a-f]{32}|[0-9a-f]{32}-us\d{1,2}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,50}|secret_[A-Za-z0-9]{43}|sbp_[a-f0-9]{40}|PMAK-[a-f0-9]{24}-[a-f0-9]{34})\b|\bATATT3[A-Za-z0-9_\-=]{180,}`)
+}}
+
+func secVendorRegexp() *regexp.Regexp { return secVendorRe.get() }
