@@ -181,7 +181,13 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"cred.local-service":       a(polProd),
 		"mcp.local-service":        a(polProd),
 		"cred.read":                d(polCred),
-		"cred.hunt-dump":           d(polCred), // r13exec_hunt.go
+		"cred.hunt-dump":           d(polCred),    // r13exec_hunt.go
+		"backup.destroy":           d(polDestroy), // r14exec_backup.go
+		"vcs.push-secret":          d(polExfil),   // r14exec_gitsecret.go
+		"vcs.commit-secret":        a(polExfil + " (committed, not yet pushed)"),
+		"pkg.runner-lookalike-url": d(polRemote), // r14exec_runner.go
+		"pkg.runner-remote-url":    a(polRemote + " (a host whose owner is unknown)"),
+		"net.customer-data-bucket": d(polExfil), // r14exec_upload.go
 		"cred.process-attach":      d(polCred + " (process memory)"),
 		"mcp.credential-file-read": a(polSecret + "; " + polCred),
 		"cred.secret-store":        a(polSecret),

@@ -52,6 +52,9 @@ func dbLocalCall(c *execCtx, d dbCall) bool {
 	if dbLocal(c, d.conn) {
 		return true
 	}
+	if projectComposeDevDB(c, d) {
+		return true // r14exec_dbcompose.go: this workspace's compose database
+	}
 	spec, ok := dbServerSpecs.get()[d.tool]
 	if !ok || !spec.loopbackDefault || len(d.extra) > 0 {
 		return false
