@@ -203,6 +203,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.remote-env-dump":             d(polCred),
 		"mcp.browser-script-session-read": a(polCred),
 		"mcp.reviewer-directive-write":    d(polControls),
+		"mcp.memory-approval-bypass":      d(polControls), // mcp_r14_memory.go
 
 		// system and privilege
 		"sys.service":         a(polSystem + "; " + polProd),

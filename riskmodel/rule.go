@@ -232,6 +232,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r12VCSRules}, {build: r12FSRules}, {build: r12SysRules},
 		{build: mcpR12Rules, mcp: true},
 		{build: mcpR13Rules, mcp: true},
+		{build: mcpR14Rules, mcp: true},
 	}
 }
 
