@@ -47,3 +47,24 @@ func TestClassR14MemoryApprovalBypass(t *testing.T) {
 			notRules: []string{"mcp.memory-approval-bypass"}, decision: Allow},
 	})
 }
+
+// An umbrella tool's verb nested in a request object is read like a top-level verb: a nested
+// delete of a whole project or site is denied, a nested read stays allowed, and a patch's
+// "op" entries are not the call's action.
+func TestClassR14NestedUmbrellaVerb(t *testing.T) {
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "nested delete-site in a select schema", req: `{"server":"netlify","tool":"netlify-site-services","arguments":{"selectSchema":{"operation":"delete-site","params":{"siteId":"docs-site"}}}}`,
+			decision: Deny, category: CatDataDeletion, rules: []string{"mcp.delete-container"}},
+		{name: "nested delete of a project in a request object", req: `{"server":"render","tool":"services","arguments":{"request":{"action":"delete-project","params":{"id":"prj-7"}}}}`,
+			decision: Deny, category: CatDataDeletion},
+		{name: "nested destroy verb of an unnamed resource asks", req: `{"server":"acme","tool":"services","arguments":{"request":{"action":"delete","params":{"id":"x1"}}}}`,
+			decision: Ask, category: CatDataDeletion, rules: []string{"mcp.destroy-verb"}},
+		{name: "nested read stays allowed", req: `{"server":"netlify","tool":"netlify-project-services","arguments":{"selectSchema":{"operation":"get-projects","params":{}}}}`,
+			decision: Allow, notRules: []string{"mcp.destroy-verb", "mcp.delete-container"}},
+		{name: "patch op remove is not the call's action", req: `{"server":"acme","tool":"services","arguments":{"request":{"patch":[{"op":"remove","path":"/tags/0"}]}}}`,
+			notRules: []string{"mcp.destroy-verb", "mcp.delete-container"}, decision: Ask},
+		{name: "named tool keeps its own action", req: `{"server":"github","tool":"get_issue","arguments":{"filter":{"action":"delete"}}}`,
+			decision: Allow, notRules: []string{"mcp.destroy-verb"}},
+	})
+}
