@@ -68,3 +68,24 @@ func TestClassR14NestedUmbrellaVerb(t *testing.T) {
 			decision: Allow, notRules: []string{"mcp.destroy-verb"}},
 	})
 }
+
+// A destroy run applied without plan review on a production workspace, stack or environment
+// is cloud.destroy's effect: denied across Terraform Cloud, env0 and Spacelift argument
+// shapes. A plan-only destroy and a destroy of a sandbox stay asks.
+func TestClassR14IaCDestroyApplied(t *testing.T) {
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "terraform cloud run destroy auto-applied on prod workspace", req: `{"server":"terraform","tool":"create_run","arguments":{"workspace_id":"ws-prod-core","is_destroy":true,"auto_apply":true}}`,
+			decision: Deny, level: Critical, rules: []string{"mcp.iac-destroy-applied"}},
+		{name: "env0 destroy without approval on production environment", req: `{"server":"env0","tool":"deploy_environment","arguments":{"environmentName":"billing-production","deploymentType":"destroy","requiresApproval":false}}`,
+			decision: Deny, rules: []string{"mcp.iac-destroy-applied"}},
+		{name: "spacelift destroy run auto-confirmed on prod stack", req: `{"server":"spacelift","tool":"trigger_run","arguments":{"stack_id":"network-prd","run_type":"DESTROY","auto_confirm":true}}`,
+			decision: Deny, rules: []string{"mcp.iac-destroy-applied"}},
+		{name: "plan-only destroy on prod stays an ask", req: `{"server":"terraform","tool":"create_run","arguments":{"workspace_name":"payments-prod","is_destroy":true,"plan_only":true,"auto_apply":true}}`,
+			decision: Ask, notRules: []string{"mcp.iac-destroy-applied"}},
+		{name: "destroy awaiting apply on prod stays an ask", req: `{"server":"terraform","tool":"create_run","arguments":{"workspace_name":"payments-prod","is_destroy":true}}`,
+			decision: Ask, notRules: []string{"mcp.iac-destroy-applied"}},
+		{name: "auto-applied destroy of a sandbox is not this rule", req: `{"server":"terraform","tool":"create_run","arguments":{"workspace_name":"feature-123-sandbox","is_destroy":true,"auto_apply":true}}`,
+			notRules: []string{"mcp.iac-destroy-applied"}, decision: Ask},
+	})
+}
