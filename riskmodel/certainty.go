@@ -209,6 +209,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.remote-env-dump":             d(polCred),
 		"mcp.browser-script-session-read": a(polCred),
 		"mcp.reviewer-directive-write":    d(polControls),
+		"mcp.memory-approval-bypass":      d(polControls), // mcp_r14_memory.go
+		"mcp.iac-destroy-applied":         d(polDestroy),  // mcp_r14_iacdestroy.go
 
 		// system and privilege
 		"sys.service":         a(polSystem + "; " + polProd),

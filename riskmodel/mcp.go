@@ -681,6 +681,9 @@ func (c *mcpCtx) findAction() {
 			}
 		}
 	}
+	if len(verbArgs) == 0 {
+		verbArgs = c.nestedVerbArgs() // mcp_r14_umbrella.go
+	}
 	if m, ok := c.top("method"); ok {
 		if u := strings.ToUpper(strings.TrimSpace(m.val)); mcpHttpMethods.has(u) {
 			c.method = u

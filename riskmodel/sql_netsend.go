@@ -35,6 +35,9 @@ func sqlNetSend(w []string, st string) (string, bool) {
 			return "sends rows to another server (INSERT INTO FUNCTION " + strings.ToLower(w[i+2]) + ")", true
 		}
 	}
+	if what, ok := sqlHTTPSend(st); ok { // mcp_r14_sqlhttp.go
+		return what, true
+	}
 	u := strings.ToUpper(st)
 	for _, m := range sqlNetRes.get()[0].FindAllStringSubmatchIndex(u, 16) {
 		name := u[m[2]:m[3]]
@@ -79,11 +82,17 @@ func sqlParenBody(s string) string {
 // (url('http://localhost:8123/…'), remote('127.0.0.1:9000', …)): a local round trip.
 func sqlNetLoopbackOnly(raw string) bool {
 	ms := sqlNetRes.get()[1].FindAllStringSubmatch(raw, 32)
-	if len(ms) == 0 {
+	hs := sqlHTTPDests(raw) // mcp_r14_sqlhttp.go
+	if len(ms) == 0 && len(hs) == 0 {
 		return false
 	}
 	for _, m := range ms {
 		if !sqlDestLoopback(m[1]) {
+			return false
+		}
+	}
+	for _, h := range hs {
+		if !sqlDestLoopback(h) {
 			return false
 		}
 	}
