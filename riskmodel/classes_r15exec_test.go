@@ -17,3 +17,21 @@ func TestClassR15ExecCloudSecretSDK(t *testing.T) {
 		{`python3 -c "import boto3; print(boto3.client('ssm').get_parameter(Name='/app/region')['Parameter']['Value'])"`, Allow, "", "plain parameter without decryption"},
 	})
 }
+
+// A running workload's whole environment printed (r15exec_ctrenv.go): denied when the
+// workload is production-named, asked otherwise. Sources: Docker CLI reference (inspect
+// --format, exec), kubectl reference (exec, get -o jsonpath, set env --list), ATT&CK T1552.007.
+func TestClassR15ExecWorkloadEnv(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`docker inspect checkout-prod | jq -r '.[].Config.Env[]'`, Deny, "cred.workload-env-prod", "jq over inspect"},
+		{`docker container inspect -f '{{range .Config.Env}}{{println .}}{{end}}' ledger-production`, Deny, "cred.workload-env-prod", "format template"},
+		{`docker exec -it claims-prod-1 printenv`, Deny, "cred.workload-env-prod", "exec printenv"},
+		{`kubectl -n prod exec svc/payments -- sh -c env`, Deny, "cred.workload-env-prod", "shell runs env"},
+		{`oc exec deploy/billing -n production -- cat /proc/1/environ`, Deny, "cred.workload-env-prod", "PID 1 environ"},
+		{`kubectl get sts db -n prod -o=jsonpath='{..env}'`, Deny, "cred.workload-env-prod", "jsonpath env"},
+		{`docker exec devbox env`, Ask, "cred.workload-env", "not production-named"},
+		{`kubectl exec -n qa pod/web-0 -- printenv`, Ask, "cred.workload-env", "not production-named"},
+		{`docker inspect checkout-prod --format '{{.State.Status}}'`, Allow, "", "status only"},
+		{`docker exec devbox go test ./...`, Allow, "", "ordinary exec"},
+	})
+}
