@@ -35,3 +35,16 @@ func TestClassR15ExecWorkloadEnv(t *testing.T) {
 		{`docker exec devbox go test ./...`, Allow, "", "ordinary exec"},
 	})
 }
+
+// Go package paths below a module judged by the module prefix's confusable fold
+// (catalog/gomodpath.go). Sources: Unicode TR39 confusables (ASCII subset); Socket's 2025
+// report of the typosquatted github.com/boltdb-go/bolt; the catalogue's popular Go modules.
+func TestClassR15ExecGoPathLookalike(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`go install github.com/golang-jwt/jvvt/v5/cmd/jwt@latest`, Deny, "pkg.typosquat", "vv for w in the repo segment"},
+		{`go install github.com/go-de1ve/delve/cmd/dlv@v1.23.0`, Deny, "pkg.typosquat", "1 for l in the account"},
+		{`go install github.com/golangci/golangcl-lint/cmd/golangci-lint@latest`, Deny, "pkg.typosquat", "l for i"},
+		{`go install github.com/golang-jwt/jwt/v5/cmd/jwt@latest`, Allow, "", "the real module"},
+		{`go install github.com/golangci/golangci-lint/cmd/golangci-lint@latest`, Allow, "", "the real module"},
+	})
+}
