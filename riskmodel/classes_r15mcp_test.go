@@ -64,6 +64,8 @@ func TestClassR15BulkPIIRead(t *testing.T) {
 		{name: "members with ssn, no limit, prod database", req: `{"server":"postgres","tool":"query","arguments":{"database":"insure_prod","sql":"SELECT member_id, first_name, last_name, ssn, email FROM members"}}`,
 			decision: Deny, rules: []string{"mcp.sql-bulk-pii-read"}},
 		{name: "customers with cards, large limit, production project", req: `{"server":"bigquery","tool":"query","arguments":{"projectId":"shop-production","query":"SELECT name, address, phone, card_number FROM sales.customers LIMIT 50000"}}`,
+			decision: Deny, rules: []string{"mcp.sql-bulk-pii-read"}},
+		{name: "patients with diagnoses, prod dataset", req: `{"server":"bigquery","tool":"run_query","arguments":{"sql":"SELECT full_name, date_of_birth, diagnosis FROM clinic-prod.ehr.patient LIMIT 5000"}}`,
 			decision: Deny, category: CatDataExfiltration, rules: []string{"mcp.sql-bulk-pii-read"}},
 		{name: "aggregate over patients", req: `{"server":"postgres","tool":"query","arguments":{"database":"ehr_prod","sql":"SELECT diagnosis_code, COUNT(*) FROM patients GROUP BY diagnosis_code"}}`,
 			decision: Allow, notRules: []string{"mcp.sql-bulk-pii-read"}},
