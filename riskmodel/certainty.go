@@ -213,6 +213,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.reviewer-directive-write":    d(polControls),
 		"mcp.memory-approval-bypass":      d(polControls), // mcp_r14_memory.go
 		"mcp.iac-destroy-applied":         d(polDestroy),  // mcp_r14_iacdestroy.go
+		"mcp.secret-bulk-values":          d(polCred),     // mcp_r15_secrets.go
+		"mcp.sql-audit-delete":            d(polControls), // mcp_r15_audit.go
+		"mcp.sql-bulk-pii-read":           d(polExfil),    // mcp_r15_piiread.go
 
 		// system and privilege
 		"sys.service":         a(polSystem + "; " + polProd),

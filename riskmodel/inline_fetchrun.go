@@ -136,7 +136,7 @@ func (f *CodeFacts) loadsFetchedCode(u string) {
 // py2ExecStatement reports Python 2's exec statement (exec code, exec "…" in ns), which the
 // call-based scan does not see: it evaluates code like exec(…).
 func py2ExecStatement(lang, code string) bool {
-	return lang == "python" && rePy2Exec().MatchString(code)
+	return lang == "python" && strings.Contains(code, "exec") && rePy2Exec().MatchString(code)
 }
 
 // evalsFetchedInput reports inline code that evaluates what it reads from standard input
@@ -180,7 +180,7 @@ type codeDownload struct {
 var (
 	// python urllib.request.urlretrieve(URL, F); perl LWP::Simple getstore/mirror(URL, F);
 	// R download.file(URL, F); julia download(URL, F); PowerShell WebClient.DownloadFile(URL, F).
-	reDownloadURLFile = lazyRegexp(`(?:urlretrieve|getstore|mirror|download\.file|download|DownloadFile)\s*\(\s*["'](https?://[^"'\s]{1,1000})["']\s*,\s*(?:destfile\s*=\s*)?["']([^"'\s]{1,500})["']`)
+	reDownloadURLFile = lazyLitRegexp(`(?:urlretrieve|getstore|mirror|download\.file|download|DownloadFile)\s*\(\s*["'](https?://[^"'\s]{1,1000})["']\s*,\s*(?:destfile\s*=\s*)?["']([^"'\s]{1,500})["']`)
 	// PowerShell Invoke-WebRequest/iwr/curl/wget/Start-BitsTransfer URL -OutFile F (either order).
 	rePwshOutFile = lazyRegexp(`(?i)(?:invoke-webrequest|iwr|curl|wget|start-bitstransfer)\b[^;|\n]*?(?:-uri\s+|-source\s+)?["']?(https?://[^"'\s;]{1,1000})["']?[^;|\n]*?-(?:outfile|destination)\s+["']?([^"'\s;]{1,500})`)
 )

@@ -845,6 +845,9 @@ func (c *mcpCtx) findShell() {
 	if argv == nil {
 		argv, text = c.runnerArgs()
 	}
+	if argv == nil {
+		argv, text = c.ciParamShell() // mcp_r15_ciparams.go
+	}
 	if argv == nil && !c.browser {
 		argv, text = c.findCode()
 	}
