@@ -185,6 +185,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"backup.destroy":           d(polDestroy), // r14exec_backup.go
 		"vcs.push-secret":          d(polExfil),   // r14exec_gitsecret.go
 		"vcs.commit-secret":        a(polExfil + " (committed, not yet pushed)"),
+		"cred.workload-env-prod":   d(polCred), // r15exec_ctrenv.go: a whole production environment is a bulk read, not one secret
+		"cred.workload-env":        a(polSecret + " (not production-named)"),
 		"pkg.runner-lookalike-url": d(polRemote), // r14exec_runner.go
 		"pkg.runner-remote-url":    a(polRemote + " (a host whose owner is unknown)"),
 		"net.customer-data-bucket": d(polExfil), // r14exec_upload.go

@@ -413,6 +413,11 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 		// keyring CLI reads one (inline_secretapi.go).
 		addSyn([]string{"keyring", "get", "$SERVICE", "$USER"}, call)
 	}
+	for _, call := range codeCloudSecretReads(lang, code) {
+		// boto3 get_secret_value(…), access_secret_version(…): a secret manager's value, read
+		// as the CLI reads it (r15exec_secretapi.go).
+		addSyn([]string{"aws", "secretsmanager", "get-secret-value", "--secret-id", "$SECRET"}, call)
+	}
 	for _, e := range codeFileEffects(lang, code) {
 		spans = append(spans, [2]int{e.start, e.end})
 		switch {

@@ -232,7 +232,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r12VCSRules}, {build: r12FSRules}, {build: r12SysRules},
 		{build: mcpR12Rules, mcp: true},
 		{build: mcpR13Rules, mcp: true},
-		{build: r14BackupRules}, {build: r14GitSecretRules}, {build: r14RunnerRules}, {build: r14UploadRules},
+		{build: r14BackupRules}, {build: r14GitSecretRules}, {build: r14RunnerRules}, {build: r14UploadRules}, {build: r15ContainerEnvRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
 	}

@@ -216,6 +216,11 @@ func (p *Packages) Squat(e Ecosystem, name string) (Squat, bool) {
 	if of, ok := p.skeletons[e][skeleton(asciiLookalikes(raw))]; ok && of != n && !p.isPopular(e, n) {
 		return Squat{Kind: SquatConfusable, Of: of}, true
 	}
+	if e == GoMod {
+		if of, ok := p.goPathConfusable(raw); ok {
+			return Squat{Kind: SquatConfusable, Of: of}, true
+		}
+	}
 	return p.nearPopular(e, name)
 }
 
