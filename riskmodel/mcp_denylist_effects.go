@@ -234,22 +234,26 @@ func bulkUserDelete(c *mcpCtx) string {
 	return ""
 }
 
-func mcpDenyListEffectRules() []*Rule {
-	one := func(f func(*mcpCtx) string) func(*mcpCtx) (string, bool) {
-		return func(c *mcpCtx) (string, bool) {
-			if why := f(c); why != "" {
-				return c.call() + ", which " + strings.TrimPrefix(why, "it "), true
-			}
-			return "", false
+// mcpWhich makes a rule's check from f, which says why a call has the effect ("" when it
+// has not): the finding reads "<the call>, which <why>". The deny-list effect rules of every
+// MCP rule file share it.
+func mcpWhich(f func(*mcpCtx) string) func(*mcpCtx) (string, bool) {
+	return func(c *mcpCtx) (string, bool) {
+		if why := f(c); why != "" {
+			return c.call() + ", which " + strings.TrimPrefix(why, "it "), true
 		}
+		return "", false
 	}
+}
+
+func mcpDenyListEffectRules() []*Rule {
 	return []*Rule{
 		{ID: "mcp.other-project-move", Kind: KindMCP, Level: High, Category: CatDataDeletion,
-			Message: "Moves another project into the temporary directory or a trash", mcp: one(otherProjectMovedAway)},
+			Message: "Moves another project into the temporary directory or a trash", mcp: mcpWhich(otherProjectMovedAway)},
 		{ID: "mcp.public-repo-copy", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
-			Message: "Creates a public repository named as a copy of the project", mcp: one(publicRepoCopy)},
+			Message: "Creates a public repository named as a copy of the project", mcp: mcpWhich(publicRepoCopy)},
 		{ID: "mcp.port-forward-exposed", Kind: KindMCP, Level: High, Category: CatNetworkEgress,
-			Message: "Forwards a production service on every network interface", mcp: one(mcpPortForwardAllInterfaces)},
+			Message: "Forwards a production service on every network interface", mcp: mcpWhich(mcpPortForwardAllInterfaces)},
 		{ID: "mcp.wildcard-selector", Kind: KindMCP, Level: Critical, Category: CatFinancialOrProduction,
 			Message: "Deletes, refunds or cancels with a wildcard selector: every record at once",
 			mcp: func(c *mcpCtx) (string, bool) {
@@ -260,9 +264,9 @@ func mcpDenyListEffectRules() []*Rule {
 				return c.call() + ", which " + strings.TrimPrefix(why, "it "), true
 			}},
 		{ID: "mcp.runaway-scale", Kind: KindMCP, Level: High, Category: CatResourceExhaustion,
-			Message: "Scales a production workload to an absurd replica count with no stated reason", mcp: one(absurdScale)},
+			Message: "Scales a production workload to an absurd replica count with no stated reason", mcp: mcpWhich(absurdScale)},
 		{ID: "mcp.sql-bulk-user-delete", Kind: KindMCP, Level: Critical, Category: CatDataDeletion,
-			Message: "Runs SQL that deletes the users of a hosted database by a range, not a key", mcp: one(bulkUserDelete)},
+			Message: "Runs SQL that deletes the users of a hosted database by a range, not a key", mcp: mcpWhich(bulkUserDelete)},
 	}
 }
 

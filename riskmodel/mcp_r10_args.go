@@ -473,14 +473,6 @@ func (c *mcpCtx) callWord(set map[string]bool) bool {
 }
 
 func mcpR10ArgRules() []*Rule {
-	one := func(f func(*mcpCtx) string) func(*mcpCtx) (string, bool) {
-		return func(c *mcpCtx) (string, bool) {
-			if why := f(c); why != "" {
-				return c.call() + ", which " + strings.TrimPrefix(why, "it "), true
-			}
-			return "", false
-		}
-	}
 	return []*Rule{
 		{ID: "mcp.open-to-world", Kind: KindMCP, Level: High, Category: CatSecurityWeakening,
 			Message: "Opens an access list, firewall, security group, bucket policy or database to every address or principal",
@@ -509,13 +501,13 @@ func mcpR10ArgRules() []*Rule {
 			}},
 		{ID: "mcp.whole-store-delete", Kind: KindMCP, Level: Critical, Category: CatDataDeletion,
 			Message: "Deletes a whole store (a secrets engine, a topic or stream, a wiki space, a keyspace)",
-			mcp:     one(wholeStoreDelete)},
+			mcp:     mcpWhich(wholeStoreDelete)},
 		{ID: "mcp.os-process-kill", Kind: KindMCP, Level: Critical, Category: CatSystemModification,
 			Message: "Kills PID 1 or another process the operating system needs",
-			mcp:     one(osProcessKill)},
+			mcp:     mcpWhich(osProcessKill)},
 		{ID: "mcp.miner-workload", Kind: KindMCP, Level: Critical, Category: CatResourceExhaustion,
 			Message: "Starts a container or Kubernetes workload from an image named after a cryptocurrency miner",
-			mcp:     one(minerWorkload)},
+			mcp:     mcpWhich(minerWorkload)},
 	}
 }
 

@@ -89,21 +89,13 @@ func forkOwnerNamedAsCopy(target, owner, repo string) bool {
 }
 
 func mcpR10AskRules() []*Rule {
-	one := func(f func(*mcpCtx) string) func(*mcpCtx) (string, bool) {
-		return func(c *mcpCtx) (string, bool) {
-			if why := f(c); why != "" {
-				return c.call() + ", which " + strings.TrimPrefix(why, "it "), true
-			}
-			return "", false
-		}
-	}
 	return []*Rule{
 		{ID: "mcp.error-ignored", Kind: KindMCP, Level: Medium, Category: CatFinancialOrProduction,
 			Message: "Ignores, mutes or archives an error in an error tracker: its next occurrences alert nobody",
-			mcp:     one(errorIgnored)},
+			mcp:     mcpWhich(errorIgnored)},
 		{ID: "mcp.outside-party-space", Kind: KindMCP, Level: Medium, Category: CatNetworkEgress,
 			Message: "Writes an issue, comment or page into a project, space or page named as an outside party's (vendor, partner)",
-			mcp:     one(outsidePartySpace)},
+			mcp:     mcpWhich(outsidePartySpace)},
 	}
 }
 

@@ -212,14 +212,6 @@ func mcpR10ExportRules() []*Rule {
 			return c.call() + ", which " + strings.TrimPrefix(why, "it "), true
 		}
 	}
-	one := func(f func(*mcpCtx) string) func(*mcpCtx) (string, bool) {
-		return func(c *mcpCtx) (string, bool) {
-			if why := f(c); why != "" {
-				return c.call() + ", which " + strings.TrimPrefix(why, "it "), true
-			}
-			return "", false
-		}
-	}
 	return []*Rule{
 		{ID: "mcp.sql-export-out", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
 			CertainWhen: "the export carries credentials of its own, its destination is named as public, shared or external, or it exports a table of people",
@@ -231,13 +223,13 @@ func mcpR10ExportRules() []*Rule {
 			mcp:         pair(mailForwardOut)},
 		{ID: "mcp.sink-other-project", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
 			Message: "Creates a log sink, export, transfer or subscription whose destination is another project",
-			mcp:     one(sinkToOtherProject)},
+			mcp:     mcpWhich(sinkToOtherProject)},
 		{ID: "mcp.secret-to-search", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
 			Message: "Sends a credential in the query of a web search, answer or translation service",
-			mcp:     one(secretInSearch)},
+			mcp:     mcpWhich(secretInSearch)},
 		{ID: "mcp.whole-store-shared-out", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
 			Message: "Shares a whole drive, workspace or database with a personal mailbox",
-			mcp:     one(wholeStoreSharedOut)},
+			mcp:     mcpWhich(wholeStoreSharedOut)},
 	}
 }
 
