@@ -193,6 +193,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"cred.process-attach":      d(polCred + " (process memory)"),
 		"mcp.credential-file-read": a(polSecret + "; " + polCred),
 		"cred.secret-store":        a(polSecret),
+		"cred.cli-token":           a(polSecret), // r16allow_tokens.go: certain when printed bare
 		"cred.secret-var":          d(polCred),
 		"cred.secret-hunt":         a(polCred),
 		"cred.env-secrets":         d(polCred),
