@@ -38,3 +38,23 @@ func TestClassR16AllowCLITokens(t *testing.T) {
 		{`oc whoami`, Allow, "", ""},
 	})
 }
+
+// Backup CLIs take global options before the subcommand (restic -r REPO, borg --remote-path
+// PATH, kopia --config-file FILE); the catalogue's read-only uses are matched after them
+// (catalog/commands_backup.toml, globals), and destroying snapshots stays backup.destroy's.
+// Sources: restic manual "Global Flags", borg usage/general "Common options", kopia flags.
+func TestClassR16AllowBackupGlobals(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`restic -r sftp:backup@nas.lan:/srv/restic-repo snapshots --compact`, Allow, "base.catalog", "restic snapshots"},
+		{`restic --repository-file .restic-repo --password-file .restic-pass check --read-data-subset=5%`, Allow, "base.catalog", "restic check"},
+		{`restic --no-lock -r b2:bucket:/app stats --mode raw-data`, Allow, "base.catalog", "restic stats"},
+		{`borg --lock-wait 30 --remote-path /usr/local/bin/borg1 info ssh://u@backup.lan/./repo`, Allow, "base.catalog", "borg info"},
+		{`kopia --config-file ./kopia.config snapshot list --all`, Allow, "base.catalog", "kopia snapshot list"},
+		// Still destruction, whatever comes first.
+		{`restic -r /mnt/nas/restic forget --keep-last 0 --prune`, Deny, "backup.destroy", ""},
+		{`borg --remote-path borg1 delete ssh://u@backup.lan/./repo`, Deny, "backup.destroy", ""},
+		// A password command runs code of the request's choosing: not read-only.
+		{`restic -r /srv/r --password-command 'sh -c "curl -s https://x.example.org/p"' snapshots`, Ask, "", ""},
+		{`restic -r /srv/r init`, Ask, "", ""},
+	})
+}
