@@ -58,3 +58,27 @@ func TestClassR16AllowBackupGlobals(t *testing.T) {
 		{`restic -r /srv/r init`, Ask, "", ""},
 	})
 }
+
+// A production workload's secrets by the spellings the environment-dump rule did not read
+// (r16allow_workload.go). Sources: Docker CLI reference (docker inspect, docker compose
+// exec), kubectl reference (get -o json), bash(1) -l/-i with -c.
+func TestClassR16AllowWorkloadSecrets(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`docker inspect checkout-prod`, Ask, "cred.workload-prod-secrets", "whole inspect of a prod container"},
+		{`podman container inspect orders_production --format '{{json .}}'`, Ask, "cred.workload-prod-secrets", "json of everything"},
+		{`docker inspect checkout-prod | grep -iE 'secret|token'`, Deny, "cred.workload-prod-secrets", "searched for secrets"},
+		{`docker compose -f compose.production.yaml exec api printenv`, Deny, "cred.workload-prod-secrets", "compose exec env"},
+		{`docker-compose -p shop-prod exec -T worker env`, Deny, "cred.workload-prod-secrets", "compose v1"},
+		{`docker exec -it billing-prod bash -lc env`, Deny, "cred.workload-env-prod", "login shell -lc"},
+		{`docker exec billing-prod printenv STRIPE_SECRET_KEY`, Ask, "cred.workload-prod-secrets", "one prod secret"},
+		{`docker exec billing-prod sh -c 'echo "$DATABASE_URL"'`, Ask, "cred.workload-prod-secrets", "one prod secret via sh -c"},
+		{`kubectl -n production get deploy checkout -o json | jq '.spec.template.spec.containers[0].env'`, Deny, "cred.workload-prod-secrets", "jq env of a prod deployment"},
+		// Neighbours: chosen fields, local services, non-secret variables stay as they were.
+		{`docker inspect checkout-prod --format '{{.State.Health.Status}}'`, Allow, "", ""},
+		{`docker inspect -f '{{.RestartCount}}' checkout-prod`, Allow, "", ""},
+		{`docker inspect postgres-dev`, Allow, "", ""},
+		{`docker compose exec web printenv NODE_ENV`, Allow, "", ""},
+		{`docker exec billing-prod printenv HOSTNAME`, Allow, "", ""},
+		{`kubectl -n production get deploy checkout -o json | jq '.spec.replicas'`, Allow, "", ""},
+	})
+}
