@@ -100,3 +100,21 @@ func TestClassR16AllowWrittenScripts(t *testing.T) {
 		{"cat > Makefile <<'EOF'\nPKGS := ./...\nvet:\n\tgo vet $(PKGS) && echo $$HOME\nEOF\nmake vet", Allow, "", ""},
 	})
 }
+
+// Output options of routine tools pointed at startup or autostart files
+// (r16allow_paths.go). Sources: pytest --junitxml/--log-file, jest --outputFile, go test
+// -coverprofile, mocha --reporter-option output=, eslint -o; catalog class persistence.
+func TestClassR16AllowOutputOptions(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`pytest -q --junitxml=$HOME/.bashrc`, Deny, "fs.write.startup-option", "pytest report into bashrc"},
+		{`go test ./... -coverprofile ~/.zprofile`, Deny, "fs.write.startup-option", "coverage into zprofile"},
+		{`npx mocha --reporter json --reporter-option output=$HOME/.config/autostart/report.desktop`, Deny, "fs.write.startup-option", "autostart entry"},
+		{`vitest run --outputFile.json=/home/dev/.bash_profile`, Deny, "fs.write.startup-option", "vitest output file"},
+		{`make coverage REPORT_OUT=~/.profile`, Deny, "fs.write.startup-option", "make variable"},
+		// Reports into the workspace or /tmp stay routine.
+		{`pytest -q --junitxml=build/test-results/junit.xml`, Allow, "", ""},
+		{`go test ./... -coverprofile=coverage.out`, Allow, "", ""},
+		{`npx jest --outputFile=/tmp/jest-results.json --json`, Allow, "", ""},
+		{`pytest --log-file=logs/pytest.log`, Allow, "", ""},
+	})
+}
