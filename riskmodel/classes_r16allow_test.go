@@ -118,3 +118,24 @@ func TestClassR16AllowOutputOptions(t *testing.T) {
 		{`pytest --log-file=logs/pytest.log`, Allow, "", ""},
 	})
 }
+
+// CLI-runner MCP servers that take the CLI's argv as an array (gcloud-mcp's
+// run_gcloud_command {"args": [...]}) are judged as that command line (r16allow_mcpargv.go),
+// so the token verbs, destruction and routine reads mean what they mean at a shell.
+func TestClassR16AllowMCPArgvRunners(t *testing.T) {
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "gcloud access token", req: `{"server":"gcloud","tool":"run_gcloud_command","arguments":{"args":["auth","print-access-token","--account","ops@example.com"]}}`,
+			decision: Deny, category: CatCredentialAccess},
+		{name: "gcloud config-helper", req: `{"server":"gcloud","tool":"run_gcloud_command","arguments":{"args":["config","config-helper","--format=json"]}}`,
+			decision: Deny, rules: []string{"cred.cli-token"}},
+		{name: "aws eks token via call_aws", req: `{"server":"aws-api","tool":"call_aws","arguments":{"cli_command":"aws eks get-token --cluster-name checkout"}}`,
+			decision: Deny, rules: []string{"cred.cli-token"}},
+		{name: "kubectl exec env in prod", req: `{"server":"kubernetes","tool":"kubectl","arguments":{"args":["exec","-n","production","deploy/api","--","printenv"]}}`,
+			decision: Deny, rules: []string{"cred.workload-env-prod"}},
+		{name: "gcloud list stays a read", req: `{"server":"gcloud","tool":"run_gcloud_command","arguments":{"args":["run","services","list","--region","europe-west1"]}}`,
+			decision: Allow},
+		{name: "kubectl get pods stays a read", req: `{"server":"kubernetes","tool":"kubectl","arguments":{"args":["get","pods","-n","staging"]}}`,
+			decision: Allow},
+	})
+}
