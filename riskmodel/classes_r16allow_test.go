@@ -139,3 +139,18 @@ func TestClassR16AllowMCPArgvRunners(t *testing.T) {
 			decision: Allow},
 	})
 }
+
+// Config getters of keys that hold a credential print it (r16allow_tokens.go,
+// configSecretGet). Sources: npm-config (_authToken), yarn npmAuthToken, git-config(1)
+// http.<url>.extraHeader (actions/checkout persist-credentials), composer github-oauth.
+func TestClassR16AllowConfigSecretGet(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`npm config get //registry.npmjs.org/:_authToken`, Deny, "cred.cli-token", "npm token"},
+		{`yarn config get npmAuthToken`, Deny, "cred.cli-token", "yarn berry token"},
+		{`git config --get-all http.https://github.com/.extraheader`, Deny, "cred.cli-token", "checkout token"},
+		{`composer config --global github-oauth.github.com`, Deny, "cred.cli-token", "composer oauth token"},
+		{`git config user.email`, Allow, "", ""},
+		{`npm config get registry`, Allow, "", ""},
+		{`git config --unset-all http.https://github.com/.extraheader`, Allow, "", "removing it reads nothing"},
+	})
+}

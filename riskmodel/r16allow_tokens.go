@@ -176,6 +176,52 @@ func loginFedByOwnToken(s *Segment) bool {
 	return t != nil && t.tokenDomain(host)
 }
 
+// configSecretKeys are the words of a configuration key that holds a credential: npm's
+// //registry/:_authToken and _auth, yarn's npmAuthToken, pip's password, git's
+// http.<url>.extraheader (where actions/checkout keeps the job's GITHUB_TOKEN),
+// composer's github-oauth, poetry's http-basic (each tool's config reference).
+var configSecretKeys = []string{"authtoken", "_auth", "password", "token", "secret", "extraheader", "github-oauth", "gitlab-token", "http-basic", "bearer"}
+
+// configSecretGet returns the key a config getter prints when the key holds a credential:
+// npm|pnpm|yarn config get KEY, pip config get KEY, git config [--get|--get-all] KEY,
+// composer config KEY, poetry config KEY. "" when s prints none.
+func configSecretGet(s *Segment) string {
+	var key string
+	switch n := s.Name(); {
+	case (n == "npm" || n == "pnpm" || n == "yarn" || n == "pip" || n == "pip3" || n == "bun") && s.sub(0) == "config" && s.sub(1) == "get":
+		key = s.sub(2)
+	case n == "git" && s.sub(0) == "config":
+		// git config KEY (one word) gets it, as do --get, --get-all and `git config get KEY`.
+		if s.arg("--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "--edit", "-e", "--list", "-l") {
+			return ""
+		}
+		var pos []string
+		for _, a := range s.Args[2:] {
+			if !strings.HasPrefix(a, "-") {
+				pos = append(pos, a)
+			}
+		}
+		switch {
+		case len(pos) > 1 && pos[0] == "get":
+			key = pos[1]
+		case len(pos) > 0 && s.arg("--get", "--get-all", "--get-regexp"), len(pos) == 1:
+			key = pos[0]
+		}
+	case (n == "composer" || n == "poetry") && s.sub(0) == "config" && s.sub(1) != "" && s.sub(2) == "":
+		key = s.sub(1)
+	}
+	l := strings.ToLower(key)
+	if l == "" {
+		return ""
+	}
+	for _, w := range configSecretKeys {
+		if strings.Contains(l, w) {
+			return key
+		}
+	}
+	return ""
+}
+
 func r16TokenRules() []*Rule {
 	return []*Rule{
 		{
@@ -183,6 +229,12 @@ func r16TokenRules() []*Rule {
 			CertainWhen: "the token is printed into the transcript with no reason stated that names it",
 			Message:     "Prints the signed-in user's access token of a platform CLI",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if k := configSecretGet(s); k != "" {
+					if printedToTranscript(c, s) && !reasonRelates(c.req.Justification, s.Args) {
+						c.certainty = certaintySure
+					}
+					return "Prints the credential stored under " + k + " in " + s.Name() + "'s configuration", true
+				}
 				t := cliTokenOf(s)
 				if t == nil || tokenToOwnLogin(c, s) || tokenUsedByOwnVendor(c, s) {
 					return "", false
