@@ -235,6 +235,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"db.redis-file-write":     a(polPersist),
 
 		// packages
+		"pkg.registry-env": a(polFork), // r16allow_regenv.go
 		"pkg.untrusted-source": {class: contextual, policy: polFork + "; " + polRemote,
 			when: "the code comes from a raw public IP address or a look-alike of a registry, vendor or organisation host, or is fetched from a host or repository that is no vendor's own and run at once",
 			exec: untrustedSourceCertain},

@@ -154,3 +154,19 @@ func TestClassR16AllowConfigSecretGet(t *testing.T) {
 		{`git config --unset-all http.https://github.com/.extraheader`, Allow, "", "removing it reads nothing"},
 	})
 }
+
+// A package manager's registry set through the environment (r16allow_regenv.go) is the same
+// extra index as the flag: asked at high. Sources: go help goproxy, npm-config
+// (npm_config_*), pip and uv environment variables, cargo CARGO_REGISTRIES_*, brew manpage.
+func TestClassR16AllowRegistryEnv(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`GOPROXY=https://goproxy.example-mirror.net go mod download`, Ask, "pkg.registry-env", "GOPROXY"},
+		{`export PIP_EXTRA_INDEX_URL=https://pkgs.example-cdn.io/simple; pip install -r requirements.txt`, Ask, "pkg.registry-env", "exported pip index"},
+		{`npm_config_registry=http://198.51.100.7:4873 npm ci`, Ask, "pkg.registry-env", "npm registry env"},
+		{`CARGO_REGISTRIES_ACME_INDEX=sparse+https://cargo.example.org/index/ cargo fetch`, Ask, "pkg.registry-env", "cargo registry env"},
+		// The usual registries, or no proxy at all, stay routine.
+		{`GOPROXY=https://proxy.golang.org,direct go mod download`, Allow, "", ""},
+		{`PIP_INDEX_URL=https://pypi.org/simple pip install -r requirements.txt`, Allow, "", ""},
+		{`GOFLAGS=-mod=mod go build ./...`, Allow, "", ""},
+	})
+}
