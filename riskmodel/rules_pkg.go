@@ -151,7 +151,11 @@ func pkgRules() []*Rule {
 // pkgOps says what a segment does as a package or build command. Runners (npx, bundle exec,
 // poetry run, python -m, …) are looked through, each layer adding what it does itself.
 func pkgOps(c *execCtx, s *Segment) []pkgOp {
+	if c.pkgLast.seg == s && s != nil {
+		return c.pkgLast.v
+	}
 	if ops, ok := c.pkgMemo[s]; ok {
+		c.pkgLast = memoLast[[]pkgOp]{s, ops}
 		return ops
 	}
 	ops := pkgOpsCompute(c, s)
@@ -159,6 +163,7 @@ func pkgOps(c *execCtx, s *Segment) []pkgOp {
 		c.pkgMemo = map[*Segment][]pkgOp{}
 	}
 	c.pkgMemo[s] = ops
+	c.pkgLast = memoLast[[]pkgOp]{s, ops}
 	return ops
 }
 
