@@ -24,6 +24,10 @@ type execCtx struct {
 	cloudLast memoLast[[]cloudOp]
 	dbLast    memoLast[[]cloudOp]
 
+	// reqAssigns are the request's NAME=value words (requestAssignWords), once computed.
+	reqAssigns     []string
+	reqAssignsDone bool
+
 	// allowedBy is the first user allow rule that changed a decision in this request.
 	allowedBy string
 
