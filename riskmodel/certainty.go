@@ -313,6 +313,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.sink-other-project":     d(polExfil),
 		"mcp.whole-store-shared-out": d(polExfil),
 		"mcp.secret-to-search":       d(polExfil),
+		// r16 resource classes (r16res_*.go)
+		"cloud.runaway-capacity": d(polExhaust),
+		"cloud.bulk-money-move":  d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
 	}
 	return t
 }}
