@@ -314,8 +314,11 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.whole-store-shared-out": d(polExfil),
 		"mcp.secret-to-search":       d(polExfil),
 		// r16 resource classes (r16res_*.go)
-		"cloud.runaway-capacity": d(polExhaust),
-		"cloud.bulk-money-move":  d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
+		"cloud.runaway-capacity":    d(polExhaust),
+		"cloud.dns-delete":          d(polDestroy),
+		"cloud.datastore-replace":   d(polDestroy),
+		"cloud.datastore-uninstall": d(polDestroy),
+		"cloud.bulk-money-move":     d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
 	}
 	return t
 }}

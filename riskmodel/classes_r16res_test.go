@@ -59,3 +59,32 @@ func TestClassR16ResBulkMoneyMove(t *testing.T) {
 		{`for i in $(seq 1 20); do stripe events list --limit 1; done`, Allow, "", "reads in a loop"},
 	})
 }
+
+// Production DNS, databases replaced through Terraform and data-store Helm releases
+// (r16res_destroy.go). Sources: gcloud dns, az network dns, doctl compute domain, flarectl
+// and aws route53 references; Terraform CLI docs (apply -replace, taint, state rm); Helm
+// uninstall docs and the Bitnami chart names.
+func TestClassR16ResProductionDestroy(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`aws route53 change-resource-record-sets --hosted-zone-id Z0ABC --change-batch '{"Changes":[{"Action": "DELETE","ResourceRecordSet":{"Name":"shop.acme.io","Type":"CNAME","TTL":60,"ResourceRecords":[{"Value":"lb.acme.io"}]}}]}'`, Deny, "cloud.dns-delete", "route53 DELETE batch"},
+		{`gcloud dns record-sets delete mail.acme.io. --type=MX --zone=acme-public`, Deny, "cloud.dns-delete", "MX record"},
+		{`gcloud beta dns managed-zones delete acme-public --quiet`, Deny, "cloud.dns-delete", "whole zone, beta track"},
+		{`az network dns record-set cname delete --resource-group net --zone-name acme.io --name api --yes`, Deny, "cloud.dns-delete", "Azure CNAME"},
+		{`doctl compute domain delete acme.io --force`, Deny, "cloud.dns-delete", "DigitalOcean domain"},
+		{`flarectl dns delete --zone acme.io --id 372e67954025e0ba6aaa6d586b9e0b59`, Deny, "cloud.dns-delete", "flarectl"},
+		{`terraform apply -auto-approve -replace="aws_rds_cluster.orders"`, Deny, "cloud.datastore-replace", "replace an Aurora cluster"},
+		{`tofu apply -replace=module.postgres.google_sql_database_instance.main`, Deny, "cloud.datastore-replace", "module address"},
+		{`terraform taint azurerm_cosmosdb_account.events && terraform apply -auto-approve`, Deny, "cloud.datastore-replace", "taint then apply"},
+		{`terraform state rm aws_dynamodb_table.sessions; terraform apply -auto-approve`, Deny, "cloud.datastore-replace", "state rm then apply"},
+		{`helm uninstall orders-db --namespace payments`, Deny, "cloud.datastore-uninstall", "db release"},
+		{`helm del rabbitmq -n messaging`, Deny, "cloud.datastore-uninstall", "broker release"},
+		{`gcloud dns record-sets delete pr-42.preview.acme.io. --type=A --zone=acme-preview`, Ask, "", "preview record"},
+		{`aws route53 change-resource-record-sets --hosted-zone-id Z0ABC --change-batch '{"Changes":[{"Action":"UPSERT","ResourceRecordSet":{"Name":"shop.acme.io","Type":"A","TTL":60,"ResourceRecords":[{"Value":"192.0.2.4"}]}}]}'`, Ask, "", "an update, not a delete"},
+		{`terraform apply -replace=aws_instance.bastion`, Ask, "", "replacing a stateless VM"},
+		{`terraform state rm aws_db_instance.legacy`, Ask, "", "forgetting without an apply"},
+		{`helm uninstall redis -n dev`, Ask, "", "dev namespace"},
+		{`helm uninstall web-frontend -n shop`, Ask, "", "not a data store"},
+		{`helm uninstall postgresql --dry-run`, Allow, "", "dry run"},
+		{`gcloud dns record-sets list --zone=acme-public`, Allow, "", "read only"},
+	})
+}

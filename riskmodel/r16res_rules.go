@@ -17,5 +17,23 @@ func r16ResRules() []*Rule {
 				m := bulkMove(c, s)
 				return m, m != ""
 			}},
+		{ID: "cloud.dns-delete", Level: High, Category: CatFinancialOrProduction,
+			Message: "Deletes DNS records or a zone that is not named for development or test",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				m := dnsDelete(s)
+				return m, m != ""
+			}},
+		{ID: "cloud.datastore-replace", Level: High, Category: CatDataDeletion,
+			Message: "Replaces a database or other data store through Terraform: the data is gone, an empty one takes its place",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				m := tfReplaceData(c, s)
+				return m, m != ""
+			}},
+		{ID: "cloud.datastore-uninstall", Level: High, Category: CatDataDeletion,
+			Message: "Uninstalls the Helm release of a data store outside a development cluster",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				m := helmDataUninstall(s)
+				return m, m != ""
+			}},
 	}
 }
