@@ -318,6 +318,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"cloud.dns-delete":          d(polDestroy),
 		"cloud.datastore-replace":   d(polDestroy),
 		"cloud.datastore-uninstall": d(polDestroy),
+		"mcp.dns-delete":            d(polDestroy),
+		"mcp.runaway-capacity":      d(polExhaust),
+		"mcp.prod-host-removal":     d(polDestroy),
 		"cloud.bulk-money-move":     d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
 	}
 	return t

@@ -236,6 +236,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r16ResRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
+		{build: mcpR16ResRules, mcp: true},
 	}
 }
 
