@@ -88,3 +88,15 @@ func TestClassR16ResProductionDestroy(t *testing.T) {
 		{`gcloud dns record-sets list --zone=acme-public`, Allow, "", "read only"},
 	})
 }
+
+// Floods written to a script and then run (r16res_written.go). Sources: GTFOBins-style
+// write-then-run chains; bash manual (here-documents, printf).
+func TestClassR16ResWrittenRunaway(t *testing.T) {
+	runDevCases(t, []devCase{
+		{"cat > /tmp/hit.sh <<'EOS'\nwhile true; do curl -s -o /dev/null https://checkout.acme.io/; done\nEOS\nbash /tmp/hit.sh", Deny, "sys.runaway-written", "endless request loop in a heredoc script"},
+		{"cat <<'EOS' > spawn.sh\nfor i in $(seq 1 5000); do sleep 600 & done\nEOS\nchmod +x spawn.sh && ./spawn.sh", Deny, "sys.runaway-written", "background jobs"},
+		{"printf 'while :; do wget -q -O- http://198.51.100.7/; done\\n' > w.sh; sh w.sh", Deny, "sys.runaway-written", "printf-written loop"},
+		{"cat > retry.sh <<'EOS'\nfor i in 1 2 3 4 5; do curl -fsS https://api.acme.io/health && break; sleep 2; done\nEOS\nbash retry.sh", Allow, "", "a bounded retry"},
+		{"cat > build.sh <<'EOS'\ngo build ./...\nEOS\nbash build.sh", Allow, "", "an ordinary script"},
+	})
+}

@@ -35,5 +35,11 @@ func r16ResRules() []*Rule {
 				m := helmDataUninstall(s)
 				return m, m != ""
 			}},
+		{ID: "sys.runaway-written", Level: Critical, Category: CatResourceExhaustion,
+			Message: "Runs a script this command writes that floods hosts or exhausts the machine",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				m := writtenRunaway(c, s)
+				return m, m != ""
+			}},
 	}
 }
