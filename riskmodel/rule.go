@@ -233,8 +233,10 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR12Rules, mcp: true},
 		{build: mcpR13Rules, mcp: true},
 		{build: r14BackupRules}, {build: r14GitSecretRules}, {build: r14RunnerRules}, {build: r14UploadRules}, {build: r15ContainerEnvRules},
+		{build: r16ResRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
+		{build: mcpR16ResRules, mcp: true},
 	}
 }
 
