@@ -316,6 +316,15 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.sink-other-project":     d(polExfil),
 		"mcp.whole-store-shared-out": d(polExfil),
 		"mcp.secret-to-search":       d(polExfil),
+		// r16 resource classes (r16res_*.go)
+		"cloud.runaway-capacity":    d(polExhaust),
+		"cloud.dns-delete":          d(polDestroy),
+		"cloud.datastore-replace":   d(polDestroy),
+		"cloud.datastore-uninstall": d(polDestroy),
+		"mcp.dns-delete":            d(polDestroy),
+		"mcp.runaway-capacity":      d(polExhaust),
+		"mcp.prod-host-removal":     d(polDestroy),
+		"cloud.bulk-money-move":     d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
 	}
 	return t
 }}
