@@ -235,6 +235,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r14BackupRules}, {build: r14GitSecretRules}, {build: r14RunnerRules}, {build: r14UploadRules}, {build: r15ContainerEnvRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
+		{build: mcpR16Rules, mcp: true},
 	}
 }
 
