@@ -56,6 +56,26 @@ var (
 		external isexternal guest isguest externaluser publicaccess sharepublicly publicly`}
 )
 
+// mcpR16PersonKey reports an argument that names whom a call reaches: a recipient, an
+// attendee, a grantee (test_emails, toRecipients[0].emailAddress.address, share_with).
+func mcpR16PersonKey(a mcpArg) bool {
+	if mcpRecipientKeys.has(a.nkey) || mcpR16PeopleKeys.has(a.nkey) {
+		return true
+	}
+	for _, suf := range []string{"emails", "email", "recipients", "recipient", "addresses", "attendees", "invitees"} {
+		if strings.HasSuffix(a.nkey, suf) && !strings.HasPrefix(a.nkey, "from") && !strings.HasPrefix(a.nkey, "sender") && !strings.HasPrefix(a.nkey, "replyto") {
+			return true
+		}
+	}
+	p := strings.ToLower(a.path)
+	return strings.Contains(p, "recipient") || strings.Contains(p, "attendee")
+}
+
+// mcpR16PhoneRecipient matches a recipient that is a phone number (E.164 or national).
+var mcpR16PhoneRecipient = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:whatsapp:)?\+?\d[\d ().-]{6,18}\d$`)
+}}
+
 // outboundDest returns where a publishing call's content goes when that is outside the team
 // (a recipient, a channel, "anyone with the link"), and whether that is certain.
 func (c *mcpCtx) outboundDest() (where string, sure bool) {
@@ -76,7 +96,7 @@ func (c *mcpCtx) outboundDest() (where string, sure bool) {
 	}
 	unsure := ""
 	for _, a := range c.args {
-		if a.depth > 4 {
+		if a.depth > 6 {
 			continue
 		}
 		v := strings.TrimSpace(a.val)
@@ -88,8 +108,13 @@ func (c *mcpCtx) outboundDest() (where string, sure bool) {
 			return fmt.Sprintf("%s=%s", a.key, mcpCleanText(v, 30)), true
 		case !a.str:
 			continue
-		case mcpRecipientKeys.has(a.nkey) || mcpR16PeopleKeys.has(a.nkey) || strings.Contains(strings.ToLower(a.path), "recipient") ||
-			strings.Contains(strings.ToLower(a.path), "attendee"):
+		case mcpR16PersonKey(a):
+			if mcpR16PublicValues.has(mcpNormKey(v)) {
+				return fmt.Sprintf("%s=%s", a.key, mcpCleanText(v, 30)), true // share_with: anyone
+			}
+			if unsure == "" && mcpR16PhoneRecipient.get().MatchString(v) {
+				unsure = v // a text message to a number: someone, not known to be the team
+			}
 			for _, m := range mcpEmailRe().FindAllStringSubmatch(mcpClip(a.val, 4096), 32) {
 				d := strings.ToLower(m[1])
 				switch {
@@ -240,8 +265,7 @@ func csvPeople(t string) bool {
 func (c *mcpCtx) outboundText() string {
 	var b strings.Builder
 	for _, a := range c.args {
-		if !a.str || mcpRecipientKeys.has(a.nkey) || mcpR16PeopleKeys.has(a.nkey) || mcpSenderKeys.has(a.nkey) ||
-			strings.Contains(strings.ToLower(a.path), "attendee") || strings.Contains(strings.ToLower(a.path), "recipient") {
+		if !a.str || mcpR16PersonKey(a) || mcpSenderKeys.has(a.nkey) {
 			continue
 		}
 		b.WriteString(mcpClip(a.val, 64<<10))
@@ -353,7 +377,7 @@ func (c *mcpCtx) outboundFile() string {
 			v = v[:i]
 		}
 		base := strings.ToLower(path.Base(v))
-		fileish := strings.Contains(base, ".") && !strings.Contains(base, " ") || strings.Contains(v, "/")
+		fileish := !strings.Contains(base, " ") && strings.ContainsAny(base, "._-") || strings.Contains(v, "/")
 		if !fileish {
 			continue
 		}
