@@ -174,6 +174,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.outbound-data":              a(polMessage + "; " + polExfil),
 		"mcp.url-carries-data":           d(polExfil),
 		"mcp.sql-remote-reach":           a(polExfil),
+		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),
 		"mcp.secret-bulk-get":            d(polCred),
 		"mcp.browser-confirm-typed":      d(polDestroy),

@@ -1,6 +1,7 @@
 package riskmodel
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net"
 	"net/url"
@@ -58,6 +59,7 @@ func (c *mcpCtx) remoteCredentialPath() (string, bool) {
 				q = path.Join(c.scope.Home, q)
 			}
 		default:
+			q = path.Clean("/" + raw) // inside the repository: its own .env is asked about
 			if abs, ok := c.scope.Resolve(raw); ok {
 				q = abs
 			}
@@ -218,6 +220,13 @@ func (c *mcpCtx) urlCarriesData() (what, host string) {
 		if f, err := url.QueryUnescape(p.Fragment); err == nil {
 			b.WriteString(f)
 		}
+		for _, vs := range p.Query() {
+			for _, v := range vs {
+				if d := mcpR16Unbase64(v); d != "" {
+					b.WriteString("\n" + d) // ?d=<base64 of rows>
+				}
+			}
+		}
 		w, sure := urlTextData(b.String())
 		if sure {
 			return w, p.Hostname()
@@ -287,4 +296,82 @@ func (c *mcpCtx) confirmFieldTyped() string {
 		return ""
 	}
 	return fmt.Sprintf("types %q into %q: confirming a deletion or transfer", mcpCleanText(typed, 60), mcpCleanText(target, 60))
+}
+
+// mcpR16Unbase64 decodes a query value that is base64 of printable text ("" otherwise).
+func mcpR16Unbase64(v string) string {
+	if len(v) < 16 || len(v) > 64<<10 {
+		return ""
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		d, err := enc.DecodeString(v)
+		if err != nil {
+			continue
+		}
+		for _, ch := range d {
+			if ch < 0x09 || ch > 0x7e || ch > 0x0d && ch < 0x20 {
+				return ""
+			}
+		}
+		return string(d)
+	}
+	return ""
+}
+
+// mcpR16SQLNetCall matches the network calls of database engines outside the table
+// functions: Oracle's UTL_HTTP, HTTPURITYPE, UTL_INADDR (a DNS lookup), UTL_TCP, UTL_SMTP,
+// DBMS_LDAP; SQL Server's xp_dirtree/xp_fileexist/xp_subdirs on a UNC path (an SMB
+// connection that also leaks the service account's NTLM hash) and sp_OACreate of an HTTP
+// object; MySQL's LOAD_FILE of a UNC path built with CONCAT (a DNS lookup).
+var mcpR16SQLNetCall = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(utl_http\.(?:request(?:_pieces)?|begin_request)|httpuritype|utl_inaddr\.get_host_(?:address|name)|utl_tcp\.open_connection|utl_smtp\.open_connection|dbms_ldap\.init|xp_dirtree|xp_fileexist|xp_subdirs|sp_oacreate|load_file)\b\s*\(?`)
+}}
+
+// sqlNetCall returns the network call of a SQL argument and whether it surely sends data:
+// the address is built from a query (||, CONCAT, a subquery), a public address or a UNC
+// path, or an HTTP object is created.
+func (c *mcpCtx) sqlNetCall() (string, bool) {
+	if len(c.sqlArgKeys) == 0 {
+		return "", false
+	}
+	keys := map[string]bool{}
+	for _, k := range c.sqlArgKeys {
+		keys[k] = true
+	}
+	for _, a := range c.args {
+		if !a.str || !keys[a.key] {
+			continue
+		}
+		sql := mcpClip(a.val, 64<<10)
+		for _, m := range mcpR16SQLNetCall.get().FindAllStringSubmatchIndex(sql, 8) {
+			name := strings.ToLower(sql[m[2]:m[3]])
+			body := sql[m[1]:]
+			if strings.HasSuffix(sql[m[0]:m[1]], "(") {
+				body = sqlParenBody(body)
+			} else if len(body) > 400 {
+				body = body[:400]
+			}
+			ub := strings.ToUpper(body)
+			built := strings.Contains(ub, "||") || strings.Contains(ub, "CONCAT") || strings.Contains(ub, "SELECT")
+			unc := strings.Contains(body, `\\`) || strings.Contains(body, "//")
+			if name == "load_file" && !(built && unc) {
+				continue // a local file: the SQL file-read rules judge it
+			}
+			if sqlDestLoopback(strings.Trim(body, " '\"")) {
+				continue
+			}
+			sure := built || name == "sp_oacreate" || strings.HasPrefix(name, "xp_") && unc
+			for _, h := range reTextURL().FindAllString(body, 4) {
+				if u, err := url.Parse(h); err == nil {
+					if ip := net.ParseIP(u.Hostname()); ip != nil && publicIP(ip) {
+						sure = true
+					} else if isLocalHost(u.Hostname()) {
+						continue
+					}
+				}
+			}
+			return name, sure
+		}
+	}
+	return "", false
 }

@@ -53,6 +53,19 @@ func mcpR16Rules() []*Rule {
 				}
 				return fmt.Sprintf("%s, whose SQL makes the database connect to %s, another server", c.call(), mcpCleanText(host, 60)), true
 			}},
+		{ID: "mcp.sql-net-call", Kind: KindMCP, Level: High, Category: CatDataExfiltration,
+			CertainWhen: "the address is built from a query, is a public address or a UNC path, or an HTTP object is created",
+			Message:     "Runs SQL that makes the database server call the network (UTL_HTTP, UTL_INADDR, xp_dirtree, sp_OACreate)",
+			mcp: func(c *mcpCtx) (string, bool) {
+				name, sure := c.sqlNetCall()
+				if name == "" {
+					return "", false
+				}
+				if sure {
+					c.certainty = certaintySure
+				}
+				return fmt.Sprintf("%s, whose SQL calls %s: the database server contacts another host", c.call(), name), true
+			}},
 		{ID: "mcp.url-carries-data", Kind: KindMCP, Level: High, Category: CatDataExfiltration, Certain: true,
 			Message: "Fetches or opens a URL whose query string carries people's records or identity numbers to another host",
 			mcp: func(c *mcpCtx) (string, bool) {
