@@ -11,7 +11,7 @@ func TestClassR16OutboundData(t *testing.T) {
 	runMCPCases(t, a, []mcpCase{
 		{name: "ssns mailed to a free-mail address", req: `{"server":"sendgrid","tool":"send_email","arguments":{"to":"x.doe@yahoo.com","subject":"records","text":"SSNs: 123-45-6789, 987-65-4321, 078-05-1120"}}`,
 			decision: Deny, category: CatDataExfiltration, rules: []string{"mcp.outbound-data"}},
-		{name: "card number to an external team", req: `{"server":"teams","tool":"send_channel_message","arguments":{"team":"Vendor - Initech (external)","channel":"General","message":"card 4111 1111 1111 1111 exp 04/28 for J. Smith"}}`,
+		{name: "card number to an external team", req: `{"server":"teams","tool":"send_channel_message","arguments":{"team":"Vendor - Initech (external)","channel":"General","message":"card 4556 7375 8689 9855 exp 04/28 for J. Smith"}}`,
 			decision: Deny, rules: []string{"mcp.outbound-data"}},
 		{name: "csv of people on a public page", req: `{"server":"notion","tool":"create_page","arguments":{"parent":{"page_id":"abc"},"title":"FAQ","public":true,"content":"Customer list\nname,email,plan\nA B,a@b.io,pro\nC D,c@d.io,free\nE F,e@f.io,pro"}}`,
 			decision: Deny, rules: []string{"mcp.outbound-data"}},
@@ -43,6 +43,8 @@ func TestClassR16OutboundData(t *testing.T) {
 			decision: Ask, level: High, rules: []string{"mcp.outbound-data"}},
 		{name: "a text to a number without data", req: `{"server":"twilio","tool":"send_sms","arguments":{"to":"+15555550123","body":"Your build finished."}}`,
 			decision: Ask, notRules: []string{"mcp.outbound-data"}},
+		{name: "stripe test card in a public api team's issue", req: `{"server":"linear","tool":"create_issue","arguments":{"team":"Public API","title":"checkout fails","description":"Paying with 4242 4242 4242 4242 returns 500"}}`,
+			decision: Allow, notRules: []string{"mcp.outbound-data"}},
 		{name: "unknown recipient domain with ssns is asked", req: `{"server":"resend","tool":"send-email","arguments":{"to":"ops@northwind.example","subject":"x","text":"SSN 123-45-6789 and 234-56-7891"}}`,
 			decision: Ask, level: High, rules: []string{"mcp.outbound-data"}},
 		{name: "two contacts to a friend", req: `{"server":"gmail","tool":"send_email","arguments":{"to":"pal@gmail.com","body":"reach us at a@acme.io or b@acme.io"}}`,
