@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"path"
 	"regexp"
@@ -33,7 +34,8 @@ var mcpR16PublishWords = wordSet{words: `page pages doc docs document documents 
 var mcpR16DestKeys = wordSet{words: `channel channels channelid channelname conversation conversationid chat chatid room
 	roomid team teamid teamname space spaceid spacekey spacename project projectkey projectid projectname board
 	boardid folder folderid foldername parent parentid parentpage database databaseid workspace workspaceid list
-	listid group groupid groupname audience target destination site siteid drive driveid queue mailbox`}
+	listid group groupid groupname audience target destination site siteid drive driveid queue mailbox tablename
+	basename sheetname`}
 
 // mcpR16RoomKeys name a place people read (a channel, a room, a space): "public" in its name
 // is its audience.
@@ -62,6 +64,43 @@ var (
 		external isexternal guest isguest externaluser publicaccess sharepublicly publicly`}
 )
 
+// mcpR16RelayHosts are automation relays whose webhooks hand a request to whoever made the
+// hook (Zapier, Make, IFTTT, Pipedream's endpoints, Discord's channel webhooks).
+var mcpR16RelayHosts = wordSet{words: `hooks.zapier.com hook.eu1.make.com hook.us1.make.com hook.eu2.make.com
+	hook.us2.make.com hook.integromat.com maker.ifttt.com eo.pipedream.net m.pipedream.net discord.com discordapp.com
+	webhook.site requestbin.com requestcatcher.com beeceptor.com`}
+
+// outboundHTTPDest returns the destination of an HTTP write that is not the project's own:
+// sure for a drop, capture or relay service and a raw public address, unsure otherwise.
+func (c *mcpCtx) outboundHTTPDest() (string, bool) {
+	unsure := ""
+	for _, u := range c.urls {
+		if u.local || u.trust || u.service != "" {
+			continue
+		}
+		h := strings.ToLower(strings.Trim(u.host, "[]"))
+		if i := strings.LastIndexByte(h, ':'); i > 0 && !strings.Contains(h[:i], ":") {
+			h = h[:i]
+		}
+		parent := h
+		if i := strings.IndexByte(h, '.'); i > 0 {
+			parent = h[i+1:]
+		}
+		switch {
+		case mcpR16RelayHosts.has(h) || dropHosts.get()[h] || dropHosts.get()[parent]:
+			return h + ", a relay, drop or capture service", true
+		case net.ParseIP(h) != nil && publicIP(net.ParseIP(h)):
+			return h + ", a raw public address", true
+		case unsure == "" && h != "":
+			unsure = h
+		}
+	}
+	if unsure != "" {
+		return unsure + ", a host not known to be the project's", false
+	}
+	return "", false
+}
+
 // mcpR16PersonKey reports an argument that names whom a call reaches: a recipient, an
 // attendee, a grantee (test_emails, toRecipients[0].emailAddress.address, share_with).
 func mcpR16PersonKey(a mcpArg) bool {
@@ -85,7 +124,13 @@ var mcpR16PhoneRecipient = table[*regexp.Regexp]{build: func() *regexp.Regexp {
 // outboundDest returns where a publishing call's content goes when that is outside the team
 // (a recipient, a channel, "anyone with the link"), and whether that is certain.
 func (c *mcpCtx) outboundDest() (where string, sure bool) {
-	if c.httpSend || c.browser || c.local || c.act < mcpActWrite {
+	if c.httpSend && !c.browser {
+		return c.outboundHTTPDest()
+	}
+	if c.browser && mcpAnyWord(c.toolWords, mcpWordSet("type fill paste insert")) {
+		return "the web page open in the browser", false // which site it is, the call does not say
+	}
+	if c.browser || c.local || c.act < mcpActWrite {
 		return "", false
 	}
 	words := append(append(append([]string{}, c.toolWords...), c.actWords...), c.objWords...)
@@ -342,7 +387,7 @@ func (c *mcpCtx) outboundData() (what string, sure bool) {
 	case len(emails) >= 3 && (len(domains) >= 3 || dob || phones >= 2), phones >= 3 && (dob || len(emails) >= 2):
 		return "a list of people's contact details", true
 	case dob && (len(emails) > 0 || phones > 0):
-		return "a person's birth date and contact details", true
+		return mcpR16OnePerson, true
 	}
 	for _, m := range mcpR13URL.get().FindAllString(mcpClip(text, 64<<10), 32) {
 		if !re.presign.MatchString(m) {
@@ -373,6 +418,10 @@ func (c *mcpCtx) outboundData() (what string, sure bool) {
 	}
 	return "", false
 }
+
+// mcpR16OnePerson is outboundData's name for one person's details: sent to someone outside
+// it is data, typed into a web form it is the form's purpose.
+const mcpR16OnePerson = "a person's birth date and contact details"
 
 // mcpR16FileKeys hold a file a call attaches, uploads or shares.
 var mcpR16FileKeys = wordSet{words: `file files filename filepath path paths attachment attachments attach source
@@ -440,8 +489,8 @@ func (c *mcpCtx) outboundDataExfil() (string, bool) {
 		return "", false
 	}
 	what, data := c.outboundData()
-	if what == "" {
-		return "", false
+	if what == "" || c.browser && (!data || what == mcpR16OnePerson) {
+		return "", false // a form filled with one person's details is a browser chore
 	}
 	return fmt.Sprintf("%s, which publishes %s to %s", c.call(), what, mcpCleanText(where, 80)), outside && data
 }
