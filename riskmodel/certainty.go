@@ -171,6 +171,13 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.message-data-out":           a(polMessage + "; " + polExfil),
 		"mcp.secret-posted":              d(polExfil),
 		"mcp.message-data-split":         d(polExfil),
+		"mcp.outbound-data":              a(polMessage + "; " + polExfil),
+		"mcp.url-carries-data":           d(polExfil),
+		"mcp.sql-remote-reach":           a(polExfil),
+		"mcp.sql-net-call":               a(polExfil),
+		"mcp.remote-credential-path":     a(polCred),
+		"mcp.secret-bulk-get":            d(polCred),
+		"mcp.browser-confirm-typed":      d(polDestroy),
 		"mcp.browser-key-page":           d(polCred),
 		"mcp.load-flood":                 d(polExhaust),
 

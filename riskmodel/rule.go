@@ -238,6 +238,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
 		{build: mcpR16ResRules, mcp: true},
+		{build: mcpR16Rules, mcp: true},
 	}
 }
 
