@@ -182,28 +182,30 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.load-flood":                 d(polExhaust),
 
 		// credentials
-		"cred.password-prompt":     d(polCred),
-		"cred.metadata":            d(polCred),
-		"mcp.metadata-url":         d(polCred),
-		"cred.local-service":       a(polProd),
-		"mcp.local-service":        a(polProd),
-		"cred.read":                d(polCred),
-		"cred.hunt-dump":           d(polCred),    // r13exec_hunt.go
-		"backup.destroy":           d(polDestroy), // r14exec_backup.go
-		"vcs.push-secret":          d(polExfil),   // r14exec_gitsecret.go
-		"vcs.commit-secret":        a(polExfil + " (committed, not yet pushed)"),
-		"cred.workload-env-prod":   d(polCred), // r15exec_ctrenv.go: a whole production environment is a bulk read, not one secret
-		"cred.workload-env":        a(polSecret + " (not production-named)"),
-		"pkg.runner-lookalike-url": d(polRemote), // r14exec_runner.go
-		"pkg.runner-remote-url":    a(polRemote + " (a host whose owner is unknown)"),
-		"net.customer-data-bucket": d(polExfil), // r14exec_upload.go
-		"cred.process-attach":      d(polCred + " (process memory)"),
-		"mcp.credential-file-read": a(polSecret + "; " + polCred),
-		"cred.secret-store":        a(polSecret),
-		"cred.secret-var":          d(polCred),
-		"cred.secret-hunt":         a(polCred),
-		"cred.env-secrets":         d(polCred),
-		"container.secret-read":    d(polCred),
+		"cred.password-prompt":       d(polCred),
+		"cred.metadata":              d(polCred),
+		"mcp.metadata-url":           d(polCred),
+		"cred.local-service":         a(polProd),
+		"mcp.local-service":          a(polProd),
+		"cred.read":                  d(polCred),
+		"cred.hunt-dump":             d(polCred),    // r13exec_hunt.go
+		"backup.destroy":             d(polDestroy), // r14exec_backup.go
+		"vcs.push-secret":            d(polExfil),   // r14exec_gitsecret.go
+		"vcs.commit-secret":          a(polExfil + " (committed, not yet pushed)"),
+		"cred.workload-env-prod":     d(polCred), // r15exec_ctrenv.go: a whole production environment is a bulk read, not one secret
+		"cred.workload-env":          a(polSecret + " (not production-named)"),
+		"pkg.runner-lookalike-url":   d(polRemote), // r14exec_runner.go
+		"pkg.runner-remote-url":      a(polRemote + " (a host whose owner is unknown)"),
+		"net.customer-data-bucket":   d(polExfil), // r14exec_upload.go
+		"cred.process-attach":        d(polCred + " (process memory)"),
+		"mcp.credential-file-read":   a(polSecret + "; " + polCred),
+		"cred.secret-store":          a(polSecret),
+		"cred.cli-token":             a(polSecret),                  // r16allow_tokens.go: certain when printed bare
+		"cred.workload-prod-secrets": a(polSecret + "; " + polCred), // r16allow_workload.go: certain for whole environments
+		"cred.secret-var":            d(polCred),
+		"cred.secret-hunt":           a(polCred),
+		"cred.env-secrets":           d(polCred),
+		"container.secret-read":      d(polCred),
 		"container.secrets": {class: contextual, policy: polProd + "; " + polCred,
 			when: "the container's own command prints, copies or sends a file of the mounted credential store", exec: ctrCredentialReadOut},
 		"db.sql-secret-read":  d(polCred),
@@ -240,6 +242,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"db.redis-file-write":     a(polPersist),
 
 		// packages
+		"pkg.registry-env": a(polFork), // r16allow_regenv.go
 		"pkg.untrusted-source": {class: contextual, policy: polFork + "; " + polRemote,
 			when: "the code comes from a raw public IP address or a look-alike of a registry, vendor or organisation host, or is fetched from a host or repository that is no vendor's own and run at once",
 			exec: untrustedSourceCertain},

@@ -549,7 +549,7 @@ func makeRecipes(content string) string {
 		if !strings.HasPrefix(line, "\t") {
 			continue
 		}
-		b.WriteString(strings.TrimLeft(strings.TrimSpace(line), "@-+"))
+		b.WriteString(makeToShell(strings.TrimLeft(strings.TrimSpace(line), "@-+"))) // r16allow_scripts.go
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -908,6 +908,11 @@ func (c *mcpCtx) runnerArgs() ([]string, string) {
 			return []string{"bash", "-c", line}, line
 		}
 	}
+	if cli != "" && !c.shellish {
+		if line := c.runnerArgv(cli); line != "" {
+			return []string{"bash", "-c", line}, line // {"args": ["auth", "print-access-token"]} (r16allow_mcpargv.go)
+		}
+	}
 	return nil, ""
 }
 

@@ -100,7 +100,7 @@ func envPrinter(cmd []string) bool {
 		}
 		return true
 	case "sh", "bash", "ash", "dash", "zsh":
-		if len(cmd) >= 3 && cmd[1] == "-c" {
+		if len(cmd) >= 3 && (cmd[1] == "-c" || strings.HasPrefix(cmd[1], "-") && !strings.HasPrefix(cmd[1], "--") && strings.HasSuffix(cmd[1], "c")) { // -c, -lc, -ic
 			f := strings.Fields(cmd[2])
 			return len(f) > 0 && (f[0] == "env" || f[0] == "printenv") && (len(f) == 1 || f[1] == "|")
 		}

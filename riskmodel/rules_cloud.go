@@ -69,7 +69,12 @@ func cloudRules() []*Rule {
 		{
 			ID: "cloud.change", Level: High, Category: CatFinancialOrProduction,
 			Message: "Changes real infrastructure or a deployed service",
-			exec:    cloudRule(cloudChange),
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if cliTokenOf(s) != nil {
+					return "", false // prints a token, changes nothing: cred.cli-token (r16allow_tokens.go)
+				}
+				return cloudRule(cloudChange)(c, s)
+			},
 		},
 		{
 			ID: "cloud.deploy-preview", Level: Medium, Category: CatNetworkEgress,
@@ -85,8 +90,8 @@ func cloudRules() []*Rule {
 			ID: "cloud.read-values", Level: Medium, Category: CatCredentialAccess,
 			Message: "Prints configuration or values that usually hold secrets",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				if tokenUsedByOwnVendor(c, s) {
-					return "", false // a token for the vendor's own API (rules_r10exec.go)
+				if tokenUsedByOwnVendor(c, s) || tokenToOwnLogin(c, s) {
+					return "", false // a token for the vendor's own API (rules_r10exec.go) or registry (r16allow_tokens.go)
 				}
 				return cloudRule(cloudReadValues)(c, s)
 			},

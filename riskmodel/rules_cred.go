@@ -764,8 +764,8 @@ func credRules() []*Rule {
 			Message:     "Reads secrets from a keychain, password manager or cloud CLI",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				msg, ok := secretCommand(s)
-				if ok && tokenUsedByOwnVendor(c, s) {
-					return "", false // the vendor's own API call (rules_r10exec.go)
+				if ok && (tokenUsedByOwnVendor(c, s) || tokenToOwnLogin(c, s)) {
+					return "", false // the vendor's own API call (rules_r10exec.go) or registry login (r16allow_tokens.go)
 				}
 				if ok && (secretValueRead(c, s) || adminCredentialMinted(c, s) || tokenPrintedBare(c, s)) {
 					c.certainty = certaintySure

@@ -529,6 +529,9 @@ func r10ExecRules() []*Rule {
 				if _, known := networkSink(s); known {
 					return "", false // cred.exfiltrate's
 				}
+				if loginFedByOwnToken(s) {
+					return "", false // the vendor's token to the vendor's registry (r16allow_tokens.go)
+				}
 				dest := remoteDest(c, s)
 				if dest == "" {
 					return "", false
@@ -676,12 +679,15 @@ func accessTokenPrinter(s *Segment) bool {
 		n == "glab" && a == "auth" && b == "token":
 		return true
 	}
-	return false
+	return cliTokenOf(s) != nil // r16allow_tokens.go
 }
 
 // vendorBound reports a destination host of the vendor a token printer belongs to.
 func vendorBound(printer *Segment, host string) bool {
 	host = strings.ToLower(host)
+	if t := cliTokenOf(printer); t != nil && t.tokenDomain(host) {
+		return true // r16allow_tokens.go
+	}
 	for _, d := range tokenVendorDomains.get()[printer.Name()] {
 		if host == d || strings.HasSuffix(host, "."+d) {
 			return true

@@ -10,14 +10,14 @@ func TestSecretCLIs(t *testing.T) {
 		{"gcloud auth application-default print-access-token", Deny, "cred.secret-store", ""},
 		{"az account get-access-token --resource https://vault.azure.net", Deny, "cred.secret-store", ""},
 		{"aws sts get-session-token --duration-seconds 900", Deny, "cred.secret-store", ""},
-		{"aws ecr get-login-password --region eu-west-1", Ask, "cred.secret-store", ""},
+		{"aws ecr get-login-password --region eu-west-1", Deny, "cred.secret-store", ""}, // printed bare: a token with no use (r16allow_tokens.go)
 		{"aws ssm get-parameter --name /prod/db/password --with-decryption", Deny, "cred.secret-store", ""},
 		{"kubectl create token ci-deployer -n prod --duration 24h", Ask, "cred.secret-store", ""},
 		{"kubectl describe secret tls-cert -n ingress", Allow, "", "cred.secret-store"}, // describe shows no values
 		{"kubectl get secret tls-cert -n ingress -o jsonpath={.data}", Deny, "cred.secret-store", ""},
 		{"printf 'protocol=https\\nhost=github.com\\n' | git credential fill", Deny, "cred.secret-store", ""},
 		{"security find-internet-password -s github.com", Deny, "cred.secret-store", ""},
-		{"heroku auth:token", Ask, "cred.secret-store", ""},
+		{"heroku auth:token", Deny, "cred.secret-store", ""},
 		{"op item get 'Prod DB' --fields password", Deny, "cred.secret-store", ""},
 		{"vault kv get -mount=secret app/prod", Deny, "cred.secret-store", ""},
 		// bulk dumps

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,6 +122,11 @@ type Command struct {
 	// matches every word it begins ("--master local*" covers local[4] and local[*]; "*" alone
 	// any one word, an option's value: "--app * run").
 	Subcommands []string `toml:"subcommands" json:"subcommands,omitempty"`
+	// Globals are the options a CLI takes before its subcommand that consume the next word
+	// (restic -r REPO, borg --remote-path PATH): with them set, the subcommands are also
+	// matched after the leading options, so `restic -r /srv/repo check` is the entry's
+	// "check". Every other leading option word is skipped alone (restic --no-lock snapshots).
+	Globals []string `toml:"globals" json:"globals,omitempty"`
 	// Exclude are arguments that take a use out of the entry wherever they appear, given
 	// alone or as --opt=value: mkcert's -install changes the system trust store, ip's add
 	// and del change the network. One ending in '=' excludes only the --opt=value form
@@ -330,6 +336,8 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q is listed twice; a name listed more than once needs subcommands in every entry", e.Name)
 		case (len(e.Outputs) > 0 || e.WritesLast) && e.Class != CommandWorkspaceWrite:
 			return nil, fmt.Errorf("commands.toml: command %q: outputs and writes_last are for workspace_write entries", e.Name)
+		case len(e.Globals) > 0 && len(e.Subcommands) == 0:
+			return nil, fmt.Errorf("commands.toml: command %q: globals are for entries with subcommands", e.Name)
 		case e.LocalDefault && e.Class != CommandLocalNet:
 			return nil, fmt.Errorf("commands.toml: command %q: local_default is for local_net entries", e.Name)
 		case len(e.HostOptions) > 0 && e.Class != CommandLocalNet:
@@ -412,6 +420,24 @@ func (e *Command) covers(args []string) bool {
 	if len(e.Subcommands) == 0 {
 		return true
 	}
+	if e.coversSub(args) {
+		return true
+	}
+	if len(e.Globals) == 0 {
+		return false
+	}
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1 {
+		if slices.Contains(e.Globals, args[i]) {
+			i++ // the option's value
+		}
+		i++
+	}
+	return i > 0 && i < len(args) && e.coversSub(args[i:])
+}
+
+// coversSub reports whether args begin with one of the entry's subcommands.
+func (e *Command) coversSub(args []string) bool {
 	for _, words := range e.subWords {
 		if len(words) == 0 {
 			if len(args) == 0 {
