@@ -187,7 +187,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"vcs.commit-secret":        a(polExfil + " (committed, not yet pushed)"),
 		"cred.workload-env-prod":   d(polCred), // r15exec_ctrenv.go: a whole production environment is a bulk read, not one secret
 		"cred.workload-env":        a(polSecret + " (not production-named)"),
-		"pkg.runner-lookalike-url": d(polRemote), // r14exec_runner.go
+		"cloud.security-off":       d(polControls), // r16sec_rules.go
+		"cloud.data-shared-out":    d(polExfil),    // r16sec_rules.go
+		"pkg.runner-lookalike-url": d(polRemote),   // r14exec_runner.go
 		"pkg.runner-remote-url":    a(polRemote + " (a host whose owner is unknown)"),
 		"net.customer-data-bucket": d(polExfil), // r14exec_upload.go
 		"cred.process-attach":      d(polCred + " (process memory)"),
@@ -216,6 +218,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.secret-bulk-values":          d(polCred),     // mcp_r15_secrets.go
 		"mcp.sql-audit-delete":            d(polControls), // mcp_r15_audit.go
 		"mcp.sql-bulk-pii-read":           d(polExfil),    // mcp_r15_piiread.go
+		"mcp.security-setting-off":        d(polControls), // r16sec_mcp.go
+		"mcp.k8s-security-off":            d(polControls), // r16sec_mcp.go
+		"mcp.data-shared-out":             d(polExfil),    // r16sec_mcp.go
 
 		// system and privilege
 		"sys.service":         a(polSystem + "; " + polProd),

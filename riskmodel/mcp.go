@@ -905,7 +905,38 @@ func (c *mcpCtx) runnerArgs() ([]string, string) {
 			return []string{"bash", "-c", line}, line
 		}
 	}
+	if cli != "" && !c.shellish {
+		if line := c.runnerArgv(cli); line != "" {
+			return []string{"bash", "-c", line}, line
+		}
+	}
 	return nil, ""
+}
+
+// runnerArgv is the command line of a CLI runner that takes its arguments as a list
+// ({"args": ["logging", "sinks", "delete", "audit"]} to gcloud's run_gcloud_command), each
+// word quoted, with the CLI's name in front; "" when there is no such list.
+func (c *mcpCtx) runnerArgv(cli string) string {
+	for _, k := range []string{"args", "arguments", "argv", "command"} {
+		var words []string
+		first := ""
+		for _, a := range c.args {
+			if a.depth == 2 && a.str && a.nkey == k && strings.HasPrefix(a.path, a.key+"[") {
+				if len(words) == 0 {
+					first = a.val
+				}
+				words = append(words, shellQuote(a.val))
+			}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		if first != cli {
+			words = append([]string{cli}, words...)
+		}
+		return strings.Join(words, " ")
+	}
+	return ""
 }
 
 // mcpCodeKeys hold source code for a code-runner tool.

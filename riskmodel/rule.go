@@ -233,6 +233,8 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR12Rules, mcp: true},
 		{build: mcpR13Rules, mcp: true},
 		{build: r14BackupRules}, {build: r14GitSecretRules}, {build: r14RunnerRules}, {build: r14UploadRules}, {build: r15ContainerEnvRules},
+		{build: r16SecRules},
+		{build: mcpR16SecRules, mcp: true},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
 	}
