@@ -226,3 +226,61 @@ func TestClassR16SecMCP(t *testing.T) {
 		{name: "pagerduty update_service (neighbour)", req: `{"server":"pagerduty","tool":"update_service","arguments":{"id":"P123","name":"checkout-api","escalation_policy":"EP1"}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
 		{name: "flags update_flag (neighbour)", req: `{"server":"flags","tool":"update_flag","arguments":{"key":"new-checkout","enabled":false}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}}})
 }
+
+// A second round of spellings: global options before the command words, an environment
+// prefix, gh api calls on repository security endpoints, Velero's CLI, kind.group resource
+// names, and MCP settings given as lists of id/value pairs or valued by generic keys whose
+// meaning comes from a sibling or the tool; with neighbours that must stay asked.
+func TestClassR16SecSpellings(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`aws --profile prod --region eu-west-1 kms disable-key-rotation --key-id alias/ledger`, Deny, "cloud.security-off", ""},
+		{`AWS_PROFILE=prod aws s3api delete-bucket-encryption --bucket ledger-exports`, Deny, "cloud.security-off", ""},
+		{`gcloud --project=shop-prod container clusters update core --no-enable-network-policy --zone europe-west1-b`, Deny, "cloud.security-off", ""},
+		{`az --subscription prod-sub webapp update -g web -n shop --https-only false`, Deny, "cloud.security-off", ""},
+		{`vault audit disable file/`, Deny, "", ""},
+		{`gh api -X DELETE repos/acme/api/branches/main/protection`, Deny, "", ""},
+		{`gh api --method DELETE /repos/acme/api/vulnerability-alerts`, Deny, "cloud.security-off", ""},
+		{`velero schedule delete daily-full --confirm`, Deny, "cloud.security-off", ""},
+		{`kubectl delete -n prod networkpolicies.networking.k8s.io default-deny`, Deny, "cloud.security-off", ""},
+		{`kubectl delete authorizationpolicy deny-external -n istio-system`, Deny, "cloud.security-off", ""},
+		{`kubectl -n gatekeeper-system scale deployment gatekeeper-controller-manager --replicas 0`, Deny, "cloud.security-off", ""},
+		{`kubectl delete validatingadmissionpolicy require-nonroot`, Deny, "cloud.security-off", ""},
+		{`kubectl delete netpol allow-frontend -n shop`, Ask, "cloud.security-off", ""},
+		{`curl -X PATCH https://api.cloudflare.com/client/v4/zones/023e105f/settings/ssl -H "Authorization: Bearer $CF_API_TOKEN" -H 'Content-Type: application/json' --data '{"value":"off"}'`, Deny, "", ""},
+		{`aws securityhub batch-disable-standards --standards-subscription-arns arn:aws:securityhub:us-east-1:123456789012:subscription/cis-aws-foundations-benchmark/v/1.2.0`, Deny, "cloud.security-off", ""},
+		{`aws ec2 modify-snapshot-attribute --snapshot-id snap-1 --create-volume-permission "Add=[{UserId=444455556666}]"`, Deny, "cloud.data-shared-out", ""},
+		{`gcloud sql instances patch prod-pg --no-require-ssl`, Deny, "cloud.security-off", ""},
+		{`gh api -X PATCH repos/acme/api -f security_and_analysis[secret_scanning][status]=disabled`, Deny, "cloud.security-off", ""},
+		{`gh api --method DELETE repos/acme/api/rulesets/42`, Deny, "", ""},
+		{`gh api repos/acme/api/vulnerability-alerts`, Allow, "", "cloud.security-off"},
+		{`gh api -X PUT repos/acme/api/vulnerability-alerts`, Ask, "", "cloud.security-off"},
+	})
+	a := newB6MCPAnalyzer(t, Policy{})
+	runMCPCases(t, a, []mcpCase{
+		{name: "cloudflare update_zone_settings (deny)", req: `{"server":"cloudflare","tool":"update_zone_settings","arguments":{"zone_id":"z","settings":[{"id":"ssl","value":"off"},{"id":"always_use_https","value":"off"}]}}`, decision: Deny, rules: []string{"mcp.security-setting-off"}},
+		{name: "cloudflare update_waf_settings (deny)", req: `{"server":"cloudflare","tool":"update_waf_settings","arguments":{"zone_id":"z","mode":"off"}}`, decision: Deny},
+		{name: "aws-api call_aws (deny)", req: `{"server":"aws-api","tool":"call_aws","arguments":{"cli_command":"aws ec2 modify-image-attribute --image-id ami-0abc --launch-permission \"Add=[{Group=all}]\""}}`, decision: Deny, rules: []string{"cloud.data-shared-out"}},
+		{name: "gcloud run_gcloud_command (deny)", req: `{"server":"gcloud","tool":"run_gcloud_command","arguments":{"args":["storage","cp","-r","gs://acme-prod-users","gs://acme-partner-exchange"]}}`, decision: Deny, rules: []string{"cloud.data-shared-out"}},
+		{name: "kubernetes kubectl_generic (deny)", req: `{"server":"kubernetes","tool":"kubectl_generic","arguments":{"command":"delete","resourceType":"peerauthentication","name":"default","namespace":"istio-system"}}`, decision: Deny, rules: []string{"mcp.k8s-security-off"}},
+		{name: "kubernetes resources_delete (deny)", req: `{"server":"kubernetes","tool":"resources_delete","arguments":{"apiVersion":"kyverno.io/v1","kind":"ClusterPolicy","name":"disallow-privileged"}}`, decision: Deny},
+		{name: "kubernetes kubectl_scale (deny)", req: `{"server":"kubernetes","tool":"kubectl_scale","arguments":{"name":"falco","namespace":"falco","replicas":0,"resourceType":"deployment"}}`, decision: Deny, rules: []string{"mcp.k8s-security-off"}},
+		{name: "github update_repository_settings (deny)", req: `{"server":"github","tool":"update_repository_settings","arguments":{"owner":"acme","repo":"api","secret_scanning_push_protection":"disabled"}}`, decision: Deny, rules: []string{"mcp.security-setting-off"}},
+		{name: "aws rds_modify_db_instance (deny)", req: `{"server":"aws","tool":"rds_modify_db_instance","arguments":{"DBInstanceIdentifier":"ledger","StorageEncrypted":false}}`, decision: Deny, rules: []string{"mcp.security-setting-off"}},
+		{name: "mongodb-atlas update_project_ip_access_list (deny)", req: `{"server":"mongodb-atlas","tool":"update_project_ip_access_list","arguments":{"projectId":"p","cidrBlock":"0.0.0.0/0"}}`, decision: Deny},
+		{name: "okta update_authenticator (deny)", req: `{"server":"okta","tool":"update_authenticator","arguments":{"authenticatorId":"a1","status":"INACTIVE","key":"okta_verify"}}`, decision: Deny, rules: []string{"mcp.security-setting-off"}},
+		{name: "auth0 update_guardian_factor (deny)", req: `{"server":"auth0","tool":"update_guardian_factor","arguments":{"name":"otp","enabled":false}}`, decision: Deny, rules: []string{"mcp.security-setting-off"}},
+		{name: "azure keyvault_update (deny)", req: `{"server":"azure","tool":"keyvault_update","arguments":{"vault":"kv-prod","properties":{"enableSoftDelete":false,"enablePurgeProtection":false}}}`, decision: Deny, rules: []string{"mcp.security-setting-off"}},
+		{name: "posthog update_project (deny)", req: `{"server":"posthog","tool":"update_project","arguments":{"id":1,"anonymize_ips":false}}`, decision: Deny, rules: []string{"mcp.security-setting-off"}},
+		{name: "github update_repository (ask)", req: `{"server":"github","tool":"update_repository","arguments":{"owner":"acme","repo":"api","has_wiki":false}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "auth0 get_guardian_factor (allow)", req: `{"server":"auth0","tool":"get_guardian_factor","arguments":{"name":"otp"}}`, decision: Allow, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "auth0 update_guardian_factor (ask)", req: `{"server":"auth0","tool":"update_guardian_factor","arguments":{"name":"otp","enabled":true}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "launchdarkly update_feature_flag (ask)", req: `{"server":"launchdarkly","tool":"update_feature_flag","arguments":{"key":"ssl-banner","enabled":false}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "github update_issue (ask)", req: `{"server":"github","tool":"update_issue","arguments":{"owner":"acme","repo":"api","issue_number":4,"title":"Disable MFA prompt bug","state":"closed"}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "cron update_job (ask)", req: `{"server":"cron","tool":"update_job","arguments":{"name":"cache-warmup","enabled":false}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "grafana update_alert_rule (ask)", req: `{"server":"grafana","tool":"update_alert_rule","arguments":{"uid":"cpu-high","isPaused":true}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "supabase update_auth_config (ask)", req: `{"server":"supabase","tool":"update_auth_config","arguments":{"project_id":"x","mfa_totp_enroll_enabled":true}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "vercel update_project (ask)", req: `{"server":"vercel","tool":"update_project","arguments":{"projectId":"prj","framework":"nextjs"}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "postgres update_connection (ask)", req: `{"server":"postgres","tool":"update_connection","arguments":{"name":"dev","host":"127.0.0.1","sslmode":"disable"}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+		{name: "app update_settings (ask)", req: `{"server":"app","tool":"update_settings","arguments":{"log_level":"off"}}`, decision: Ask, notRules: []string{"mcp.security-setting-off", "mcp.k8s-security-off", "mcp.data-shared-out"}},
+	})
+}

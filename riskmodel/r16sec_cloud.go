@@ -100,6 +100,10 @@ var r16SecOffRows = table[map[string][]cloudDenyRow]{build: func() map[string][]
 		{"az", "backup protection disable", nil, "stops the item's backups"},
 		{"az", "postgres flexible-server parameter set", dbParamOff, "switches the server's TLS requirement or audit logging off"},
 		{"az", "mysql flexible-server parameter set", dbParamOff, "switches the server's TLS requirement or audit logging off"},
+		// Velero: its schedules and backup locations are the cluster's backups.
+		{"velero", "schedule delete", nil, "deletes a backup schedule, so no further backups are taken"},
+		{"velero", "backup-location delete", nil, "deletes where the cluster's backups are kept"},
+		{"velero", "uninstall", nil, "uninstalls the cluster's backup tool"},
 		{"az", "postgres server update", argHas("--ssl-enforcement disabled", "--ssl-enforcement=disabled"), "switches the server's TLS requirement off"},
 		{"az", "mysql server update", argHas("--ssl-enforcement disabled", "--ssl-enforcement=disabled"), "switches the server's TLS requirement off"},
 	}

@@ -24,7 +24,8 @@ var r16SureWords = wordSet{words: `scrub scrubber scrubbing scrubbers scrubdefau
 	audit auditing auditlog auditlogs encryption encrypt encrypted tls ssl https hsts firewall waf backup backups pitr
 	retention rls rowlevelsecurity protection protections versioning signing signoff dlp antivirus malware ddos captcha
 	sso saml enforcement enforce secretscanning pushprotection scanning threat detection guardduty defender immutability
-	objectlock lock locked`}
+	objectlock lock locked authenticator authenticators otp passkey passkeys anonymize anonymise anonymization redact
+	redaction mask masking`}
 
 // r16UnsureWords name a control whose off switch may be routine (a noisy log, an alert
 // during a migration): asked at high.
@@ -99,11 +100,21 @@ func securitySettingOff(c *mcpCtx) (string, bool) {
 			continue
 		}
 		key := r16KeyWords(a)
-		if named != "" && (a.nkey == "value" || a.nkey == "enabled" || a.nkey == "state" || a.nkey == "status") {
-			key = append(key, mcpSplitWords(named)...)
-		}
 		if mcpAnyWord(key, r16SkipWords.get()) {
 			continue
+		}
+		if r16GenericKeys.has(a.nkey) {
+			// A generic key takes its meaning from the setting it values: the named setting,
+			// a sibling's id in a list of settings, or the tool ("update_authenticator").
+			if named != "" {
+				key = append(key, mcpSplitWords(named)...)
+			}
+			if !c.callWord(mcpWordSet("flag flags feature features toggle toggles experiment experiments launchdarkly unleash flagsmith")) {
+				key = append(key, r16SiblingName(c, a)...) // a feature flag's key names the feature, not a setting
+			}
+			if a.depth == 1 {
+				key = append(key, c.toolWords...)
+			}
 		}
 		sure := mcpAnyWord(key, r16SureWords.get())
 		if !sure && !mcpAnyWord(key, r16UnsureWords.get()) {
@@ -130,6 +141,27 @@ func securitySettingOff(c *mcpCtx) (string, bool) {
 		return fmt.Sprintf("%s = %s", mcpCleanText(strings.TrimSpace(a.path+orStrIf(named != "" && a.nkey == "value", " ("+named+")")), 80), mcpOrStr(mcpCleanText(a.val, 40), "null")), sure
 	}
 	return "", false
+}
+
+// r16GenericKeys value a setting without naming it.
+var r16GenericKeys = wordSet{words: `value enabled enable state status mode active isenabled`}
+
+// r16SiblingName returns the words of the id or name next to a list item's value
+// ({"settings": [{"id": "ssl", "value": "off"}]}).
+func r16SiblingName(c *mcpCtx, a mcpArg) []string {
+	parent := ""
+	if i := strings.LastIndexByte(a.path, '.'); i >= 0 {
+		parent = a.path[:i+1]
+	} else if a.depth != 1 {
+		return nil
+	}
+	for _, b := range c.args {
+		if b.str && len(b.val) <= 60 && strings.HasPrefix(b.path, parent) && !strings.Contains(b.path[len(parent):], ".") &&
+			(b.nkey == "id" && parent != "" || b.nkey == "name" || b.nkey == "key" || b.nkey == "setting" || b.nkey == "type" && parent != "") {
+			return mcpSplitWords(b.val)
+		}
+	}
+	return nil
 }
 
 func orStrIf(cond bool, s string) string {

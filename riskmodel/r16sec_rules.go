@@ -24,6 +24,54 @@ func gcloudIAMOutside(s *Segment) string {
 	return ""
 }
 
+// ghSecurityEndpoints are GitHub REST endpoints (the path's last words) whose DELETE switches
+// a repository's security feature off (docs.github.com/rest/repos/repos: vulnerability
+// alerts, automated security fixes, private vulnerability reporting; rest/repos/rules:
+// rulesets).
+var ghSecurityEndpoints = wordSet{words: `vulnerability-alerts automated-security-fixes private-vulnerability-reporting`}
+
+// ghSecurityOff says why a gh api call switches a repository's security feature off, "".
+func ghSecurityOff(s *Segment) string {
+	if s.Name() != "gh" || len(s.Args) < 3 || s.Args[1] != "api" {
+		return ""
+	}
+	method, _ := optValue(s.Args[2:], "-X", "--method")
+	method = strings.ToUpper(method)
+	var path string
+	var fields []string
+	args := s.Args[2:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-f" || a == "-F" || a == "--field" || a == "--raw-field":
+			if i+1 < len(args) {
+				fields = append(fields, strings.ToLower(args[i+1]))
+				i++
+			}
+		case strings.HasPrefix(a, "-"):
+			if (a == "-X" || a == "--method" || a == "-H" || a == "--header" || a == "--input" || a == "-q" || a == "--jq" || a == "-t" || a == "--template" || a == "--hostname") && i+1 < len(args) {
+				i++
+			}
+		case path == "":
+			path = strings.Trim(a, "/")
+		}
+	}
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	switch {
+	case method == "DELETE" && ghSecurityEndpoints.has(last):
+		return "Runs gh api -X DELETE " + path + ", which switches the repository's " + last + " off"
+	case method == "DELETE" && strings.Contains(path, "/rulesets/"):
+		return "Runs gh api -X DELETE " + path + ", which deletes a ruleset that protects branches"
+	}
+	for _, f := range fields {
+		if strings.Contains(f, "security_and_analysis") && strings.HasSuffix(f, "=disabled") ||
+			strings.HasSuffix(path, "code-scanning/default-setup") && f == "state=not-configured" {
+			return "Runs gh api " + path + " with " + f + ", which switches a repository security feature off"
+		}
+	}
+	return ""
+}
+
 func r16SecRules() []*Rule {
 	return []*Rule{
 		{
@@ -34,6 +82,9 @@ func r16SecRules() []*Rule {
 					return "", false
 				}
 				if why := r16RowMatch(r16SecOffRows.get(), s); why != "" {
+					return why, true
+				}
+				if why := ghSecurityOff(s); why != "" {
 					return why, true
 				}
 				return kubeSecurityOffRule(c, s)
