@@ -120,6 +120,7 @@ var r16ExposeRows = table[map[string][]cloudDenyRow]{build: func() map[string][]
 		{"aws", "ec2 modify-snapshot-attribute", awsPermissionAdded, "shares a disk snapshot with another account or everyone"},
 		{"aws", "ec2 modify-image-attribute", awsPermissionAdded, "shares a machine image with another account or everyone"},
 		{"aws", "ec2 modify-fpga-image-attribute", awsPermissionAdded, "shares an FPGA image with another account or everyone"},
+		{"aws", "redshift authorize-snapshot-access", optAny("--account-with-restore-access"), "shares a warehouse snapshot with another account"},
 		{"aws", "lambda add-permission", optIs("--principal", "*"), "lets anyone invoke the function"},
 		{"aws", "ecr set-repository-policy", publicPolicyArg, "lets anyone pull or push the repository's images"},
 		{"aws", "kms put-key-policy", publicPolicyArg, "lets anyone use the encryption key"},

@@ -92,8 +92,10 @@ func regulatedBucket(b string) bool {
 	return false
 }
 
-// copyEnds returns a copy command's source and destination, ok false when it is not one.
-func copyEnds(s *Segment) (src, dst string, ok bool) {
+// copyEnds returns a copy or export command's source and destination, ok false when it is
+// not one; named reports an export whose source is a database's, table's or snapshot's name
+// rather than a location.
+func copyEnds(s *Segment) (src, dst string, named, ok bool) {
 	var words []string
 	args := s.Args[1:]
 	for i := 0; i < len(args); i++ {
@@ -121,42 +123,81 @@ func copyEnds(s *Segment) (src, dst string, ok bool) {
 	switch s.Name() {
 	case "aws":
 		if len(words) >= 4 && words[0] == "s3" && (words[1] == "cp" || words[1] == "sync" || words[1] == "mv") {
-			return words[2], words[3], true
+			return words[2], words[3], false, true
+		}
+		// Exports of a database snapshot or a table into a bucket: the bucket is named by an
+		// option, the source by its ARN's last part.
+		if len(words) >= 2 && (words[0] == "rds" && words[1] == "start-export-task" || words[0] == "dynamodb" && words[1] == "export-table-to-point-in-time") {
+			from, _ := optValue(s.Args[1:], "--source-arn", "--table-arn")
+			to, _ := optValue(s.Args[1:], "--s3-bucket-name", "--s3-bucket")
+			if from != "" && to != "" {
+				return arnName(from), "s3://" + to, true, true
+			}
+		}
+	case "bq":
+		if len(words) >= 3 && words[0] == "extract" { // bq extract [flags] TABLE URI
+			return words[len(words)-2], words[len(words)-1], true, true
 		}
 	case "gsutil", "gcloud":
+		if len(words) >= 5 && words[0] == "sql" && words[1] == "export" { // gcloud sql export sql|csv|bak INSTANCE URI
+			return words[3], words[4], true, true
+		}
 		if len(words) > 0 && words[0] == "storage" {
 			words = words[1:]
 		}
 		if len(words) >= 3 && (words[0] == "cp" || words[0] == "rsync" || words[0] == "mv") {
-			return words[len(words)-2], words[len(words)-1], true
+			return words[len(words)-2], words[len(words)-1], false, true
 		}
 	case "az":
 		if len(words) >= 2 && words[0] == "storage" && (words[1] == "copy" || words[1] == "blob" && len(words) > 2 && words[2] == "copy") && src != "" && dst != "" {
-			return src, dst, true
+			return src, dst, false, true
 		}
 	case "azcopy":
 		if len(words) >= 3 && (words[0] == "copy" || words[0] == "cp" || words[0] == "sync") {
-			return words[1], words[2], true
+			return words[1], words[2], false, true
 		}
 	case "rclone":
 		if len(words) >= 3 {
 			switch words[0] {
 			case "copy", "sync", "move", "copyto", "moveto":
-				return words[1], words[2], true
+				return words[1], words[2], false, true
 			}
 		}
 	}
-	return "", "", false
+	return "", "", false, false
+}
+
+// arnName is the last part of an ARN (arn:aws:rds:…:snapshot:NAME, …:table/NAME).
+func arnName(arn string) string {
+	if i := strings.LastIndexAny(arn, ":/"); i >= 0 {
+		return arn[i+1:]
+	}
+	return arn
+}
+
+// sourceName is a copy source's container name: a bucket's, or a database instance's,
+// dataset's or snapshot's own name when it is not a location.
+func sourceName(src string) string {
+	if b := bucketName(src); b != "" {
+		return b
+	}
+	if !strings.Contains(src, "/") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "~") {
+		return src
+	}
+	return ""
 }
 
 // regulatedToOutside says why a copy sends production, customer or health data to a bucket
 // named for outside use, "" when it does not.
 func regulatedToOutside(s *Segment) string {
-	src, dst, ok := copyEnds(s)
+	src, dst, named, ok := copyEnds(s)
 	if !ok {
 		return ""
 	}
 	sb, db := bucketName(src), bucketName(dst)
+	if sb == "" && named {
+		sb = sourceName(src)
+	}
 	if sb == "" || db == "" || !regulatedBucket(sb) || outsideBucket(sb) != "" {
 		return ""
 	}
@@ -164,5 +205,5 @@ func regulatedToOutside(s *Segment) string {
 	if w == "" {
 		return ""
 	}
-	return "Copies " + capText(src) + " (production, customer or health data) to " + capText(dst) + ", a bucket named for sharing outside (" + w + ")"
+	return "Copies or exports " + capText(src) + " (production, customer or health data) to " + capText(dst) + ", a bucket named for sharing outside (" + w + ")"
 }

@@ -240,7 +240,13 @@ func k8sMCPSecurityOff(c *mcpCtx) (string, bool) {
 
 // mcpDataSharedOut says how a call shares stored data outside, "" when it does not.
 func mcpDataSharedOut(c *mcpCtx) string {
-	if c.act < mcpActWrite || c.shell != nil {
+	if c.shell != nil {
+		return ""
+	}
+	if why := mcpSignedLinkOut(c); why != "" {
+		return why
+	}
+	if c.act < mcpActWrite {
 		return ""
 	}
 	// A snapshot or image made restorable or launchable by other accounts.

@@ -103,6 +103,9 @@ func r16SecRules() []*Rule {
 				if why := gcloudIAMOutside(s); why != "" {
 					return why, true
 				}
+				if why := signedLinkOut(s); why != "" {
+					return why, true
+				}
 				why := regulatedToOutside(s)
 				return why, why != ""
 			},
