@@ -309,3 +309,21 @@ func TestClassR16SecExportsAndLinks(t *testing.T) {
 		{name: "s3 generate_presigned_url (ask)", req: `{"server":"s3","tool":"generate_presigned_url","arguments":{"bucket":"acme-build-artifacts","key":"app.zip","expires_in":3600}}`, decision: Ask, notRules: []string{"mcp.data-shared-out"}},
 	})
 }
+
+// A cloud CLI's own off switch read from its flags whatever the command (r16sec_flags.go):
+// --no-…/--disable-… and --…=false/off/none/0 on flags naming a control. Logging switched off
+// asks; negated allowances, TLS verification of the call and unrelated flags stay as before.
+func TestClassR16SecCLIFlags(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`gcloud compute backend-services update web-backend --global --no-enable-logging --no-security-policy`, Deny, "cloud.security-off", ""},
+		{`gcloud compute instances create vm1 --zone us-central1-a --no-shielded-secure-boot --no-shielded-integrity-monitoring`, Deny, "cloud.security-off", ""},
+		{`az storage account update -n acmeprod -g rg --encryption-key-source none --require-infrastructure-encryption false`, Deny, "cloud.security-off", ""},
+		{`doctl databases options --enable-backups=false`, Deny, "cloud.security-off", ""},
+		{`az cosmosdb update -n acme-prod -g rg --backup-policy-type Periodic --enable-automatic-failover false --disable-key-based-metadata-write-access false --enable-analytical-storage false --backup-retention 0`, Deny, "cloud.security-off", ""},
+		{`gcloud dns policies update internal --no-enable-logging`, Ask, "cloud.security-off", ""},
+		{`gcloud run deploy web --image gcr.io/acme/web --no-allow-unauthenticated`, Ask, "", "cloud.security-off"},
+		{`aws s3 ls s3://acme-prod --no-verify-ssl`, Ask, "", "cloud.security-off"},
+		{`gcloud compute instances create vm1 --zone us-central1-a --no-address`, Ask, "", "cloud.security-off"},
+		{`az webapp log config -g rg -n shop --web-server-logging off`, Ask, "cloud.security-off", ""},
+	})
+}

@@ -87,6 +87,12 @@ func r16SecRules() []*Rule {
 				if why := ghSecurityOff(s); why != "" {
 					return why, true
 				}
+				if f, sure := cliFlagOff(s); f != "" {
+					if !sure {
+						c.certainty = certaintyUnsure // a log or a monitor switched off: may be routine
+					}
+					return "Runs " + s.Name() + " " + strings.Join(cloudCommandWords(s), " ") + " with " + capText(f) + ", which switches a security control off", true
+				}
 				return kubeSecurityOffRule(c, s)
 			},
 		},
