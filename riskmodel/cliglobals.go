@@ -1,6 +1,9 @@
 package riskmodel
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // cliGlobal lists, for one CLI (or one command group of it, "docker compose"), the options
 // that take a value in the next word. Subcommand dispatch must skip those values, or
@@ -93,6 +96,20 @@ var cliGlobalIndex = table[map[string]*cliGlobal]{build: func() map[string]*cliG
 	return m
 }}
 
+// cliGroupNames holds the commands that have command-group entries ("docker" for "docker
+// compose"). Only for those does the scanner build the subcommand path and look it up: the
+// path's string concatenations were most of the allocations of a typical review, which asks
+// for a segment's positional words a few dozen times.
+var cliGroupNames = table[map[string]bool]{build: func() map[string]bool {
+	m := map[string]bool{}
+	for _, g := range cliGlobalTable {
+		if name, _, ok := strings.Cut(g.cmd, " "); ok {
+			m[name] = true
+		}
+	}
+	return m
+}}
+
 // takes reports whether option a of this entry consumes the next word.
 func (g *cliGlobal) takes(a string) bool {
 	if g == nil {
@@ -107,39 +124,58 @@ func (g *cliGlobal) takes(a string) bool {
 }
 
 // cliOptScanner follows a command line word by word and says which option words consume the
-// next word, for the CLI's own table and the caller's extra options.
+// next word, for the CLI's own table (the caller checks its own extra options). It is a
+// value, kept on the caller's stack: a review builds one for every positional-word query.
 type cliOptScanner struct {
-	name     string
-	path     string     // subcommand words seen so far, space-joined
-	level    *cliGlobal // options of the group just entered, until its next subcommand word
-	anywhere []*cliGlobal
-	extra    []string
+	name   string
+	groups bool       // name has command-group entries, so path is followed (cliGroupNames)
+	path   string     // subcommand words seen so far, space-joined (only when groups)
+	level  *cliGlobal // options of the group just entered, until its next subcommand word
+	// anywhere holds the distinct entries entered whose options apply after their
+	// subcommand too: the first ones inline, any further in more.
+	anywhere [2]*cliGlobal
+	nAny     int
+	more     []*cliGlobal
 }
 
-func newCLIOptScanner(name string, extra []string) *cliOptScanner {
-	sc := &cliOptScanner{name: name, extra: extra}
+func newCLIOptScanner(name string) cliOptScanner {
+	sc := cliOptScanner{name: name, groups: cliGroupNames.get()[name]}
 	sc.enter(cliGlobalIndex.get()[name])
 	return sc
 }
 
 func (sc *cliOptScanner) enter(g *cliGlobal) {
 	sc.level = g
-	if g != nil && g.anywhere {
-		sc.anywhere = append(sc.anywhere, g)
+	if g == nil || !g.anywhere {
+		return
 	}
+	for _, h := range sc.anywhere[:sc.nAny] {
+		if h == g {
+			return
+		}
+	}
+	if slices.Contains(sc.more, g) {
+		return
+	}
+	if sc.nAny < len(sc.anywhere) {
+		sc.anywhere[sc.nAny] = g
+		sc.nAny++
+		return
+	}
+	sc.more = append(sc.more, g)
 }
 
 // takesValue reports whether option word a consumes the next word here.
 func (sc *cliOptScanner) takesValue(a string) bool {
-	for _, w := range sc.extra {
-		if a == w {
-			return true
-		}
-	}
 	if sc.level.takes(a) {
 		return true
 	}
-	for _, g := range sc.anywhere {
+	for _, g := range sc.anywhere[:sc.nAny] {
+		if g.takes(a) {
+			return true
+		}
+	}
+	for _, g := range sc.more {
 		if g.takes(a) {
 			return true
 		}
@@ -149,12 +185,15 @@ func (sc *cliOptScanner) takesValue(a string) bool {
 
 // positional records a non-option word: it may enter a command group with its own options.
 func (sc *cliOptScanner) positional(w string) {
+	sc.level = nil
+	if !sc.groups {
+		return // no "name sub" entry exists, so no path can name one
+	}
 	if sc.path == "" {
 		sc.path = w
 	} else if strings.Count(sc.path, " ") < 3 {
 		sc.path += " " + w
 	}
-	sc.level = nil
 	if g := cliGlobalIndex.get()[sc.name+" "+sc.path]; g != nil {
 		sc.enter(g)
 	}

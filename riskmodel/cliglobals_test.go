@@ -90,7 +90,7 @@ func TestGlobalOptionVerdicts(t *testing.T) {
 }
 
 func TestGlobalOptionScannerLevels(t *testing.T) {
-	sc := newCLIOptScanner("docker", nil)
+	sc := newCLIOptScanner("docker")
 	if !sc.takesValue("-H") {
 		t.Fatal("docker -H takes a value before the subcommand")
 	}

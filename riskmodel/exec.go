@@ -17,6 +17,16 @@ type execCtx struct {
 	pkgMemo   map[*Segment][]pkgOp
 	cloudMemo map[*Segment][]cloudOp
 	dbMemo    map[*Segment][]cloudOp
+	// The last entry each memo answered or stored, in front of its map: the family's rules
+	// ask about the segment being judged dozens of times in a row, and a pointer compare is
+	// cheaper than a map lookup. It always equals the map's entry for that segment.
+	pkgLast   memoLast[[]pkgOp]
+	cloudLast memoLast[[]cloudOp]
+	dbLast    memoLast[[]cloudOp]
+
+	// reqAssigns are the request's NAME=value words (requestAssignWords), once computed.
+	reqAssigns     []string
+	reqAssignsDone bool
 
 	// allowedBy is the first user allow rule that changed a decision in this request.
 	allowedBy string
@@ -24,6 +34,12 @@ type execCtx struct {
 	// certainty lets a rule's check override the rule's Certain for the match it reports; it
 	// is reset before every check.
 	certainty certainty
+}
+
+// memoLast is the entry a per-segment memo last answered.
+type memoLast[T any] struct {
+	seg *Segment
+	v   T
 }
 
 // certainty is a check's word on how sure its match is: the rule's default, or overridden.

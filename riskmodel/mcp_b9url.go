@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -45,14 +46,22 @@ func urlCarriesData(raw string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	for k, vs := range u.Query() {
+	// The first such key in sorted order, so the same request always gets the same
+	// explanation (a map's iteration order would change it from run to run).
+	q := u.Query()
+	keys := make([]string, 0, len(q))
+	for k, vs := range q {
 		for _, v := range vs {
 			if strings.TrimSpace(v) != "" {
-				return k, true
+				keys = append(keys, k)
+				break
 			}
 		}
 	}
-	return "", false
+	if len(keys) == 0 {
+		return "", false
+	}
+	return slices.Min(keys), true
 }
 
 // Page code that reads the page's session secrets. Sources: MDN Document.cookie,

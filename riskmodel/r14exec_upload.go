@@ -30,13 +30,19 @@ var r14UploadRe = table[r14UploadReexps]{build: func() r14UploadReexps {
 	}
 }}
 
-// uploadEnds returns the sources and the bucket destination of a cloud copy.
-func uploadEnds(s *Segment) (srcs []string, dst string) {
-	var pos []string
-	skip := map[string]bool{"--profile": true, "--region": true, "--exclude": true, "--include": true, "--acl": true,
+// uploadValueOpts are the cloud copy options that take a value in the next word. A table
+// built once: uploadEnds is asked about every segment of a request.
+var uploadValueOpts = table[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"--profile": true, "--region": true, "--exclude": true, "--include": true, "--acl": true,
 		"--storage-class": true, "--endpoint-url": true, "-c": true, "--container-name": true, "-f": true, "--file": true,
 		"-n": true, "--name": true, "--account-name": true, "--account-key": true, "--sas-token": true, "--connection-string": true,
 		"-d": true, "--destination": true, "-s": true, "--source": true}
+}}
+
+// uploadEnds returns the sources and the bucket destination of a cloud copy.
+func uploadEnds(s *Segment) (srcs []string, dst string) {
+	var pos []string
+	skip := uploadValueOpts.get()
 	args := s.Args
 	var sub []string
 	switch s.Name() {

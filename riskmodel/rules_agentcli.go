@@ -23,7 +23,7 @@ func agentCLIRules() []*Rule {
 				// The agent itself, or the package a runner fetches and starts (npx @openai/codex).
 				cur := s
 				for depth := 0; depth < 4 && cur != nil && len(cur.Args) > 0; depth++ {
-					name := strings.SplitN(strings.TrimPrefix(cur.Name(), "@"), "@", 2)[0]
+					name, _, _ := strings.Cut(strings.TrimPrefix(cur.Name(), "@"), "@")
 					look := catalog.DefaultCommands().Lookup
 					if depth > 0 {
 						look = catalog.DefaultCommands().LookupPackage

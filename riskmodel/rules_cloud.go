@@ -234,9 +234,9 @@ func cloudLayers(s *Segment) ([]*Segment, []string) {
 // cloudOps says what a segment does to infrastructure and containers, or (db) to databases.
 func cloudOps(c *execCtx, s *Segment, db bool) []cloudOp {
 	if db {
-		return c.memoCloud(c.dbMemo, s, true)
+		return c.memoCloud(c.dbMemo, &c.dbLast, s, true)
 	}
-	return c.memoCloud(c.cloudMemo, s, false)
+	return c.memoCloud(c.cloudMemo, &c.cloudLast, s, false)
 }
 
 func cloudOpsCompute(c *execCtx, s *Segment, db bool) []cloudOp {
@@ -2893,12 +2893,17 @@ func dbMigrationOps(c *execCtx, s *Segment, m dbMigration, hints []string) []clo
 
 // memoCloud computes a segment's cloud (or database) operations once per request: the rules
 // of the family run one after another on the same segment.
-func (c *execCtx) memoCloud(m map[*Segment][]cloudOp, s *Segment, db bool) []cloudOp {
+func (c *execCtx) memoCloud(m map[*Segment][]cloudOp, last *memoLast[[]cloudOp], s *Segment, db bool) []cloudOp {
+	if last.seg == s && s != nil {
+		return last.v
+	}
 	if ops, ok := m[s]; ok {
+		*last = memoLast[[]cloudOp]{s, ops}
 		return ops
 	}
 	ops := cloudOpsCompute(c, s, db)
 	m[s] = ops
+	*last = memoLast[[]cloudOp]{s, ops}
 	return ops
 }
 

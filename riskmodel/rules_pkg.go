@@ -151,7 +151,11 @@ func pkgRules() []*Rule {
 // pkgOps says what a segment does as a package or build command. Runners (npx, bundle exec,
 // poetry run, python -m, …) are looked through, each layer adding what it does itself.
 func pkgOps(c *execCtx, s *Segment) []pkgOp {
+	if c.pkgLast.seg == s && s != nil {
+		return c.pkgLast.v
+	}
 	if ops, ok := c.pkgMemo[s]; ok {
+		c.pkgLast = memoLast[[]pkgOp]{s, ops}
 		return ops
 	}
 	ops := pkgOpsCompute(c, s)
@@ -159,6 +163,7 @@ func pkgOps(c *execCtx, s *Segment) []pkgOp {
 		c.pkgMemo = map[*Segment][]pkgOp{}
 	}
 	c.pkgMemo[s] = ops
+	c.pkgLast = memoLast[[]pkgOp]{s, ops}
 	return ops
 }
 
@@ -1522,35 +1527,61 @@ func pkgEnvFetchOps(c *execCtx, s *Segment, ops []pkgOp) []pkgOp {
 // prefix (kept in its text) and assignment words anywhere in the request's command.
 func requestAssigns(c *execCtx, s *Segment) []string {
 	var out []string
-	seen := map[string]bool{}
-	add := func(text string) {
-		for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-			return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '(' || r == ')'
-		}) {
-			f = strings.Trim(f, `"'`)
-			if isAssignWord(f) && !seen[f] {
-				seen[f] = true
+	assignWords(s.Text, func(f string) {
+		if !slices.Contains(out, f) { // the text is capped (maxTextLen): a short list
+			out = append(out, f)
+		}
+	})
+	if c != nil && c.req != nil {
+		own := len(out)
+		for _, f := range c.requestAssignWords() {
+			if !slices.Contains(out[:own], f) {
 				out = append(out, f)
 			}
 		}
 	}
-	add(s.Text)
-	if c != nil && c.req != nil {
-		// Bounded: the request is scanned once per rule and segment, so a huge request must
-		// not make this quadratic. Prefix assignments of real requests sit near the start.
-		budget := 2048
-		for _, a := range c.req.Command {
-			if budget <= 0 {
-				break
+	return out
+}
+
+// requestAssignWords is the request's part of requestAssigns, distinct and in order,
+// computed once per request: the rules that ask run for every segment.
+func (c *execCtx) requestAssignWords() []string {
+	if c.reqAssignsDone {
+		return c.reqAssigns
+	}
+	var out []string
+	seen := map[string]bool{}
+	// Bounded: a huge request must not make this slow. Prefix assignments of real requests
+	// sit near the start.
+	budget := 2048
+	for _, a := range c.req.Command {
+		if budget <= 0 {
+			break
+		}
+		if len(a) > budget {
+			a = a[:budget]
+		}
+		budget -= len(a)
+		assignWords(a, func(f string) {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
 			}
-			if len(a) > budget {
-				a = a[:budget]
-			}
-			budget -= len(a)
-			add(a)
+		})
+	}
+	c.reqAssigns, c.reqAssignsDone = out, true
+	return out
+}
+
+// assignWords calls yield for every NAME=value word of a shell text (quotes trimmed).
+func assignWords(text string, yield func(string)) {
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '(' || r == ')'
+	}) {
+		if f = strings.Trim(f, `"'`); isAssignWord(f) {
+			yield(f)
 		}
 	}
-	return out
 }
 
 // ---- Rust ----

@@ -11,14 +11,16 @@ func sysRules() []*Rule {
 			Message: "Formats or repartitions a disk",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				n := s.Name()
-				onFiles := len(s.positional(0)) > 0
-				for _, t := range c.targets(s.positional(0, "-t", "-L", "-b", "-n", "-O")) {
-					if t.zone != ZoneWorkspace && t.zone != ZoneTemp {
-						onFiles = false
+				if strings.HasPrefix(n, "mkfs") || n == "mkswap" || n == "parted" || n == "sfdisk" || n == "fdisk" {
+					onFiles := len(s.positional(0)) > 0
+					for _, t := range c.targets(s.positional(0, "-t", "-L", "-b", "-n", "-O")) {
+						if t.zone != ZoneWorkspace && t.zone != ZoneTemp {
+							onFiles = false
+						}
 					}
-				}
-				if onFiles && (strings.HasPrefix(n, "mkfs") || n == "mkswap" || n == "parted" || n == "sfdisk" || n == "fdisk") {
-					return "", false // an image file in the workspace, not a disk
+					if onFiles {
+						return "", false // an image file in the workspace, not a disk
+					}
 				}
 				switch {
 				case strings.HasPrefix(n, "mkfs"), n == "fdisk" && !s.hasFlag("l", "--list"), n == "sfdisk", n == "parted" && !s.arg("print", "-l"),

@@ -20,7 +20,7 @@ func tunnelRules() []*Rule {
 				// The tool itself, or the package a runner fetches and starts (npx localtunnel).
 				cur := s
 				for depth := 0; depth < 4 && cur != nil && len(cur.Args) > 0; depth++ {
-					name := strings.SplitN(strings.TrimPrefix(cur.Name(), "@"), "@", 2)[0]
+					name, _, _ := strings.Cut(strings.TrimPrefix(cur.Name(), "@"), "@")
 					if e, ok := catalog.DefaultCommands().Lookup(name, cur.Args[1:]); ok && e.Opens(cur.Args[1:]) {
 						return "Runs " + name + ", which " + e.What + " (" + capText(strings.Join(cur.Args[1:], " ")) + ")", true
 					}

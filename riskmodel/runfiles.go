@@ -186,8 +186,9 @@ func installsLocalProject(args []string) bool {
 
 // runToolFiles returns the files a tool segment executes, each with the language its content
 // is read as: the operands and option values it runs, and the files this request wrote that
-// the tool runs implicitly (written lists the absolute paths the request wrote).
-func runToolFiles(s *Segment, sc *Scope, written []string) (files []string, langs map[string]string) {
+// the tool runs implicitly (written lists the absolute paths the request wrote, sorted; it is
+// asked only for a tool that runs files implicitly).
+func runToolFiles(s *Segment, sc *Scope, written func() []string) (files []string, langs map[string]string) {
 	t, args := runToolOf(s)
 	if t == nil {
 		return nil, nil
@@ -218,7 +219,7 @@ func runToolFiles(s *Segment, sc *Scope, written []string) (files []string, lang
 	if len(t.implicit) == 0 {
 		return files, langs
 	}
-	for _, abs := range written {
+	for _, abs := range written() {
 		if !isAncestor(sc.Cwd, abs) && abs != sc.Cwd {
 			continue
 		}
@@ -429,12 +430,17 @@ func (x *extractor) runToolFiles(seg *Segment) ([]string, map[string]string) {
 	if len(seg.Args) == 0 {
 		return nil, nil
 	}
-	written := make([]string, 0, len(x.files))
-	for abs := range x.files {
-		written = append(written, abs)
-	}
-	slices.Sort(written)
-	return runToolFiles(seg, x.scope, written)
+	// Every segment asks, and few are tools that run files implicitly: the request's written
+	// files are listed and sorted only for those (a request that wrote thousands of files
+	// sorted them for every later command).
+	return runToolFiles(seg, x.scope, func() []string {
+		written := make([]string, 0, len(x.files))
+		for abs := range x.files {
+			written = append(written, abs)
+		}
+		slices.Sort(written)
+		return written
+	})
 }
 
 // runToolCode judges the known content of a file a build or test tool runs: command lines as

@@ -51,7 +51,7 @@ func (s *Segment) positional(skip int, withArg ...string) []string {
 	if len(args) <= 1+skip {
 		return nil
 	}
-	sc := newCLIOptScanner(s.Name(), withArg)
+	sc := newCLIOptScanner(s.Name())
 	for _, w := range args[1 : 1+skip] {
 		if !strings.HasPrefix(w, "-") {
 			sc.positional(w)
@@ -62,7 +62,7 @@ func (s *Segment) positional(skip int, withArg ...string) []string {
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if dashdash {
-			out = append(out, a)
+			out = appendWord(out, a, len(rest)-i)
 			continue
 		}
 		if a == "--" {
@@ -70,15 +70,24 @@ func (s *Segment) positional(skip int, withArg ...string) []string {
 			continue
 		}
 		if strings.HasPrefix(a, "-") && a != "-" {
-			if sc.takesValue(a) {
+			if slices.Contains(withArg, a) || sc.takesValue(a) {
 				i++
 			}
 			continue
 		}
 		sc.positional(a)
-		out = append(out, a)
+		out = appendWord(out, a, len(rest)-i)
 	}
-	return out
+	return out[:len(out):len(out)] // clipped: a caller's append copies, never writes into a shared result
+}
+
+// appendWord appends w to out, allocating out once, with room for the left words that may
+// follow, on its first word: positional is asked a few dozen times a segment.
+func appendWord(out []string, w string, left int) []string {
+	if out == nil {
+		out = make([]string, 0, left)
+	}
+	return append(out, w)
 }
 
 // sub returns the n-th word after the command name that is not an option ("" if none), for

@@ -461,6 +461,7 @@ func (x *extractor) call(c *syntax.CallExpr, redirs []*syntax.Redirect, ctx walk
 	seg := &Segment{Parsed: true}
 	if len(c.Args) > 0 {
 		seg.Text = x.text(ctx, c.Args[0].Pos(), c.End())
+		seg.Args = make([]string, 0, len(c.Args)) // one allocation, not append's doublings
 	}
 	for _, w := range c.Args {
 		v, dyn, dec := x.word(w, ctx)
@@ -481,6 +482,9 @@ func (x *extractor) call(c *syntax.CallExpr, redirs []*syntax.Redirect, ctx walk
 		if dec {
 			ctx.decoded = true
 		}
+	}
+	if len(seg.Args) == 0 {
+		seg.Args = nil // every word expanded to nothing: no words, as before the make above
 	}
 	x.redirs(seg, redirs, ctx)
 	seg.PipeIn = ctx.pipeIn
@@ -523,6 +527,18 @@ func (x *extractor) redirs(seg *Segment, rs []*syntax.Redirect, ctx walkCtx) {
 func (x *extractor) word(w *syntax.Word, ctx walkCtx) (val string, dyn, decoded bool) {
 	if w == nil {
 		return "", false, false
+	}
+	if len(w.Parts) == 1 {
+		// Most words are one literal or one single-quoted string: their value needs no
+		// builder (part would copy it into one).
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			return unescapeBare(p.Value), false, false
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return p.Value, false, false
+			}
+		}
 	}
 	var b strings.Builder
 	for _, p := range w.Parts {

@@ -12,10 +12,24 @@ import (
 func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdict {
 	m := a.policy.mappingFor(kind)
 	// A long script repeats the same segment texts and messages: each is redacted once.
+	// A short one repeats them too (a segment's findings quote its text): up to 16 distinct
+	// strings are remembered in a list, which costs less than a map.
 	var redacted map[string]string
+	var few [16][2]string
+	nFew := 0
 	redact := func(s string) string {
 		if len(findings) < 8 {
-			return RedactSecrets(s)
+			for _, p := range few[:nFew] {
+				if p[0] == s {
+					return p[1]
+				}
+			}
+			r := RedactSecrets(s)
+			if nFew < len(few) {
+				few[nFew] = [2]string{s, r}
+				nFew++
+			}
+			return r
 		}
 		if r, ok := redacted[s]; ok {
 			return r
@@ -36,7 +50,7 @@ func (a *Analyzer) finish(kind Kind, findings []Finding, describe string) Verdic
 		findings[i].Segment = redact(findings[i].Segment)
 		findings[i].Message = redact(findings[i].Message)
 	}
-	describe = RedactSecrets(describe)
+	describe = redact(describe) // most often a finding's message, already redacted above
 	if len(findings) == 0 {
 		findings = append(findings, Finding{RuleID: "empty", Level: Medium, Category: CatNone,
 			Message: "Nothing in the request could be analysed", Decision: Ask})
