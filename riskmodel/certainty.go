@@ -171,6 +171,13 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.message-data-out":           a(polMessage + "; " + polExfil),
 		"mcp.secret-posted":              d(polExfil),
 		"mcp.message-data-split":         d(polExfil),
+		"mcp.outbound-data":              a(polMessage + "; " + polExfil),
+		"mcp.url-carries-data":           d(polExfil),
+		"mcp.sql-remote-reach":           a(polExfil),
+		"mcp.sql-net-call":               a(polExfil),
+		"mcp.remote-credential-path":     a(polCred),
+		"mcp.secret-bulk-get":            d(polCred),
+		"mcp.browser-confirm-typed":      d(polDestroy),
 		"mcp.browser-key-page":           d(polCred),
 		"mcp.load-flood":                 d(polExhaust),
 
@@ -318,6 +325,15 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.sink-other-project":     d(polExfil),
 		"mcp.whole-store-shared-out": d(polExfil),
 		"mcp.secret-to-search":       d(polExfil),
+		// r16 resource classes (r16res_*.go)
+		"cloud.runaway-capacity":    d(polExhaust),
+		"cloud.dns-delete":          d(polDestroy),
+		"cloud.datastore-replace":   d(polDestroy),
+		"cloud.datastore-uninstall": d(polDestroy),
+		"mcp.dns-delete":            d(polDestroy),
+		"mcp.runaway-capacity":      d(polExhaust),
+		"mcp.prod-host-removal":     d(polDestroy),
+		"cloud.bulk-money-move":     d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
 	}
 	return t
 }}

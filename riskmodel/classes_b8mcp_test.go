@@ -80,8 +80,9 @@ func TestClassMCPDenyListEffects(t *testing.T) {
 			decision: Ask, notRules: []string{"mcp.port-forward-exposed"}},
 		{name: "delete every dns record", req: `{"server":"route53","tool":"delete_record","arguments":{"zone":"example.org","name":"*"}}`,
 			decision: Deny, rules: []string{"mcp.wildcard-selector"}},
-		{name: "delete one dns record stays asked", req: `{"server":"cloudflare","tool":"dns_records_delete","arguments":{"zone":"example.org","record_id":"372e67954025e0ba6aaa6d586b9e0b59"}}`,
-			decision: Ask, notRules: []string{"mcp.wildcard-selector"}},
+		// One production DNS record deleted is denied by mcp.dns-delete (r16res_mcp.go), not as a wildcard.
+		{name: "delete one dns record is no wildcard", req: `{"server":"cloudflare","tool":"dns_records_delete","arguments":{"zone":"example.org","record_id":"372e67954025e0ba6aaa6d586b9e0b59"}}`,
+			decision: Deny, rules: []string{"mcp.dns-delete"}, notRules: []string{"mcp.wildcard-selector"}},
 		{name: "cancel all subscriptions", req: `{"server":"stripe","tool":"cancel_subscription","arguments":{"subscription":"all"}}`,
 			decision: Deny, rules: []string{"mcp.wildcard-selector"}},
 		{name: "refund of one charge stays asked", req: `{"server":"stripe","tool":"create_refund","arguments":{"charge":"ch_3PqL2x"}}`,

@@ -846,6 +846,9 @@ func (c *mcpCtx) findShell() {
 		argv, text = c.runnerArgs()
 	}
 	if argv == nil {
+		argv, text = c.runnerArgvList() // r16res_mcp.go
+	}
+	if argv == nil {
 		argv, text = c.ciParamShell() // mcp_r15_ciparams.go
 	}
 	if argv == nil && !c.browser {

@@ -160,7 +160,7 @@ func (c *mcpCtx) publicShare() (audience, what, name string) {
 		}
 		base := strings.ToLower(path.Base(strings.TrimSpace(a.val)))
 		for _, d := range mcpDataFileRe {
-			if d.re().MatchString(base) {
+			if d.re().MatchString(base) && (d.what != "customer data" || mcpR16DataExt.get().MatchString(base)) { // users-guide.pdf holds no one's data
 				return audience, d.what, path.Base(strings.TrimSpace(a.val))
 			}
 		}

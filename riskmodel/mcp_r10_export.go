@@ -36,6 +36,7 @@ var r10SQLExportRe = table[[]*regexp.Regexp]{build: func() []*regexp.Regexp {
 		regexp.MustCompile(`(?is)\binsert\s+into\s+function\s+(?:s3|url|gcs|azureblobstorage|s3cluster)\s*\(\s*'` + dest),
 		regexp.MustCompile(`(?is)\bcopy\b.{0,1000}?\bto\s+'` + dest),
 		regexp.MustCompile(`(?is)\baws_s3\.query_export_to_s3\s*\(.*?aws_commons\.create_s3_uri\s*\(\s*'([^']+)'`),
+		regexp.MustCompile(`(?is)\binsert\s+overwrite\s+(?:local\s+)?directory\s+'` + dest), // Spark/Databricks/Hive
 	}
 }}
 

@@ -235,8 +235,11 @@ func ruleFamilies() []ruleFamily {
 		{build: r14BackupRules}, {build: r14GitSecretRules}, {build: r14RunnerRules}, {build: r14UploadRules}, {build: r15ContainerEnvRules},
 		{build: r16SecRules},
 		{build: mcpR16SecRules, mcp: true},
+		{build: r16ResRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
+		{build: mcpR16ResRules, mcp: true},
+		{build: mcpR16Rules, mcp: true},
 	}
 }
 

@@ -26,7 +26,7 @@ var sqlReFileOperand = table[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?is)(?:\battach\s+(?:database\s+)?(?:if\s+not\s+exists\s+)?|` +
 		`\b(?:readfile|load_extension|pg_read_file|pg_read_binary_file|pg_stat_file|load_file|lo_import|read_csv|read_csv_auto|` +
 		`read_parquet|parquet_scan|read_json|read_json_auto|read_json_objects|read_ndjson|read_ndjson_auto|read_text|read_blob|` +
-		`read_xlsx|sqlite_scan|sqlite_attach|st_read|csv_scan)\s*\(\s*(?:\[\s*)?|` +
+		`read_xlsx|sqlite_scan|sqlite_attach|st_read|csv_scan|file)\s*\(\s*(?:\[\s*)?|` + // file(): ClickHouse
 		`\binfile\s+|\bfrom\s+)'([^'\n]{1,1000})'`)
 }}
 
