@@ -206,6 +206,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"cred.secret-hunt":           a(polCred),
 		"cred.env-secrets":           d(polCred),
 		"container.secret-read":      d(polCred),
+		"cloud.security-off":         d(polControls), // r16sec_rules.go
+		"cloud.data-shared-out":      d(polExfil),    // r16sec_rules.go
 		"container.secrets": {class: contextual, policy: polProd + "; " + polCred,
 			when: "the container's own command prints, copies or sends a file of the mounted credential store", exec: ctrCredentialReadOut},
 		"db.sql-secret-read":  d(polCred),
@@ -225,6 +227,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.secret-bulk-values":          d(polCred),     // mcp_r15_secrets.go
 		"mcp.sql-audit-delete":            d(polControls), // mcp_r15_audit.go
 		"mcp.sql-bulk-pii-read":           d(polExfil),    // mcp_r15_piiread.go
+		"mcp.security-setting-off":        d(polControls), // r16sec_mcp.go
+		"mcp.k8s-security-off":            d(polControls), // r16sec_mcp.go
+		"mcp.data-shared-out":             d(polExfil),    // r16sec_mcp.go
 
 		// system and privilege
 		"sys.service":         a(polSystem + "; " + polProd),

@@ -846,9 +846,6 @@ func (c *mcpCtx) findShell() {
 		argv, text = c.runnerArgs()
 	}
 	if argv == nil {
-		argv, text = c.runnerArgvList() // r16res_mcp.go
-	}
-	if argv == nil {
 		argv, text = c.ciParamShell() // mcp_r15_ciparams.go
 	}
 	if argv == nil && !c.browser {
@@ -914,6 +911,34 @@ func (c *mcpCtx) runnerArgs() ([]string, string) {
 		}
 	}
 	return nil, ""
+}
+
+// runnerArgv is the command line of a CLI runner that takes its arguments as a list
+// ({"args": ["logging", "sinks", "delete", "audit"]} to gcloud's run_gcloud_command), each
+// word quoted, with the CLI's name in front; "" when there is no such list. Google's gcloud
+// MCP server's run_gcloud_command takes {"args": ["auth", "print-access-token"]}
+// (github.com/googleapis/gcloud-mcp), and kubectl and docker servers do the same.
+func (c *mcpCtx) runnerArgv(cli string) string {
+	for _, k := range []string{"args", "arguments", "argv", "command", "cmd"} {
+		var words []string
+		first := ""
+		for _, a := range c.args {
+			if a.depth == 2 && a.str && a.nkey == k && strings.HasPrefix(a.path, a.key+"[") {
+				if len(words) == 0 {
+					first = a.val
+				}
+				words = append(words, shellQuote(a.val))
+			}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		if first != cli {
+			words = append([]string{cli}, words...)
+		}
+		return strings.Join(words, " ")
+	}
+	return ""
 }
 
 // mcpCodeKeys hold source code for a code-runner tool.

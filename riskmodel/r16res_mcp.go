@@ -14,7 +14,7 @@ import (
 // domains paused, deleted or removed on hosting platforms (Supabase pause_project, Vercel
 // remove a domain, Render/Railway/Heroku/Netlify/Fly delete). Gcloud-style runner tools that
 // take their command line as an argv array ({"args": ["dns", "record-sets", "delete", …]})
-// are handed to the exec analysis like the string form (runnerArgvList).
+// are handed to the exec analysis like the string form (runnerArgv, mcp.go).
 
 // mcpDNSWords mark a DNS tool; mcpRemoveVerbs the verbs that take something away.
 var (
@@ -147,38 +147,6 @@ func hasAnySuffix(s string, sufs []string) bool {
 		}
 	}
 	return false
-}
-
-// runnerArgvList finds the command line of a CLI-runner tool given as an array of words
-// ({"args": ["compute", "instances", "list"]}) and prefixes the CLI's name.
-func (c *mcpCtx) runnerArgvList() ([]string, string) {
-	cli := ""
-	for _, w := range append(append([]string{}, c.serverWords...), c.toolWords...) {
-		for _, r := range mcpRunnerCLIs {
-			if w == r {
-				cli = r
-			}
-		}
-	}
-	if cli == "" || !(mcpAnyWord(c.toolWords, mcpUmbrellaWords.get()) || mcpContains(c.toolWords, cli) || len(c.toolWords) == 0) {
-		return nil, ""
-	}
-	for _, k := range []string{"args", "arguments", "argv", "command", "cmd"} {
-		var argv []string
-		for _, a := range c.args {
-			if a.depth == 2 && a.str && a.nkey == k && strings.HasPrefix(a.path, a.key+"[") {
-				argv = append(argv, a.val)
-			}
-		}
-		if len(argv) == 0 {
-			continue
-		}
-		if argv[0] != cli {
-			argv = append([]string{cli}, argv...)
-		}
-		return argv, strings.Join(argv, " ")
-	}
-	return nil, ""
 }
 
 func mcpR16ResRules() []*Rule {

@@ -234,6 +234,8 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR13Rules, mcp: true},
 		{build: r14BackupRules}, {build: r14GitSecretRules}, {build: r14RunnerRules}, {build: r14UploadRules}, {build: r15ContainerEnvRules},
 		{build: r16TokenRules}, {build: r16WorkloadRules}, {build: r16ScriptRules}, {build: r16PathRules}, {build: r16RegistryEnvRules},
+		{build: r16SecRules},
+		{build: mcpR16SecRules, mcp: true},
 		{build: r16ResRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
