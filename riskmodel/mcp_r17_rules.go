@@ -21,6 +21,9 @@ func mcpR17Rules() []*Rule {
 		{ID: "mcp.public-data-repo", Kind: KindMCP, Level: High, Category: CatDataExfiltration, Certain: true,
 			Message: "Creates or opens a public Hub repository (dataset, model, space) whose name says it holds customer or personal data",
 			mcp:     mcpWhich((*mcpCtx).publicDataRepo)},
+		{ID: "mcp.ci-pr-target-secrets", Kind: KindMCP, Level: High, Category: CatRemoteCodeExecution, Certain: true,
+			Message: "Writes a GitHub workflow that runs pull requests' code (pull_request_target with a checkout of the head) with the repository's secrets",
+			mcp:     mcpWhich((*mcpCtx).prTargetPwn)},
 	}
 }
 
