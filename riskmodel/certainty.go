@@ -339,7 +339,10 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.dns-delete":            d(polDestroy),
 		"mcp.runaway-capacity":      d(polExhaust),
 		"mcp.prod-host-removal":     d(polDestroy),
-		"cloud.bulk-money-move":     d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
+		// r17 exec classes (r17exec_*.go)
+		"cred.iac-state-secrets": d(polCred + " (infrastructure state is a credential store; one named output is asked)"),
+		"net.open-code-server":   d(polTunnel),
+		"cloud.bulk-money-move":  d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
 	}
 	return t
 }}

@@ -78,6 +78,17 @@ func TestTokenBelongsTo(t *testing.T) {
 		{"POSTMAN_API_KEY", "api.getpostman.com", true},
 		{"SLACK_BOT_TOKEN", "slack.com", true},
 		{"SLACK_BOT_TOKEN", "slack-hooks.net", false},
+		// Short vendor prefixes (tokenPrefixAlias).
+		{"CF_API_TOKEN", "api.cloudflare.com", true},
+		{"CF_API_TOKEN", "cf-api-proxy.dev", false},
+		{"CF_API_TOKEN", "cloudflare-status.net", false},
+		{"DD_API_KEY", "api.datadoghq.com", true},
+		{"DO_TOKEN", "api.digitalocean.com", true},
+		{"DO_TOKEN", "api.do-cloud.io", false},
+		{"GL_TOKEN", "gitlab.com", true},
+		{"TF_TOKEN_app_terraform_io", "app.terraform.io", true},
+		{"XY_TOKEN", "api.xy.dev", true},
+		{"XY_TOKEN", "api.example.com", false},
 	} {
 		if got := tokenBelongsTo(tc.v, tc.host); got != tc.want {
 			t.Errorf("tokenBelongsTo(%s, %s) = %v, want %v", tc.v, tc.host, got, tc.want)

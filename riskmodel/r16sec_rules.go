@@ -93,6 +93,12 @@ func r16SecRules() []*Rule {
 					}
 					return "Runs " + s.Name() + " " + strings.Join(cloudCommandWords(s), " ") + " with " + capText(f) + ", which switches a security control off", true
 				}
+				if f, sure := httpAPISecurityOff(c, s); f != "" {
+					if !sure {
+						c.certainty = certaintyUnsure
+					}
+					return f, true
+				}
 				return kubeSecurityOffRule(c, s)
 			},
 		},

@@ -237,6 +237,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r16SecRules},
 		{build: mcpR16SecRules, mcp: true},
 		{build: r16ResRules},
+		{build: r17ExecRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
 		{build: mcpR16ResRules, mcp: true},

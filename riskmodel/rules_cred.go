@@ -477,16 +477,44 @@ func tokenBelongsTo(v, host string) bool {
 	if cat.TokenOwnerKnown(v) {
 		return false // the catalogue names where it belongs, and this is not there
 	}
-	aliases := map[string][]string{"gh": {"github"}, "aws": {"amazonaws"}, "hf": {"huggingface"}, "gcp": {"googleapis"}, "google": {"googleapis"}, "az": {"azure"}}
 	if vendor == domain || len(vendor) >= 4 && shortAffix(domain, vendor) {
 		return true
 	}
-	for _, a := range aliases[vendor] {
-		if a == domain {
-			return true
-		}
+	return tokenPrefixAlias(vendor) == domain
+}
+
+// tokenPrefixAlias is the vendor's registrable domain label for the short prefixes variables
+// are commonly named with (CF_API_TOKEN is Cloudflare's, DD_API_KEY Datadog's, DO_TOKEN
+// DigitalOcean's), "" for any other prefix. A switch rather than a map: nothing to build per
+// call or at start-up.
+func tokenPrefixAlias(prefix string) string {
+	switch prefix {
+	case "gh":
+		return "github"
+	case "gl":
+		return "gitlab"
+	case "aws":
+		return "amazonaws"
+	case "hf":
+		return "huggingface"
+	case "gcp", "google":
+		return "googleapis"
+	case "az":
+		return "azure"
+	case "cf":
+		return "cloudflare"
+	case "dd":
+		return "datadoghq"
+	case "do":
+		return "digitalocean"
+	case "sg":
+		return "sendgrid"
+	case "npm":
+		return "npmjs"
+	case "tf":
+		return "terraform"
 	}
-	return false
+	return ""
 }
 
 // shortAffix reports a domain label that is name with at most three letters or digits

@@ -70,7 +70,11 @@ func sysRules() []*Rule {
 					if n == "mkfile" && len(s.positional(0)) > 0 {
 						l, ok = s.positional(0)[0], true
 					}
-					if ok && byteSize(strings.TrimPrefix(l, "+")) >= 100<<30 {
+					limit := int64(diskFillBytes)
+					if n == "truncate" {
+						limit = 100 << 30 // a sparse file: only far past any disk is it a fill
+					}
+					if ok && byteSize(strings.TrimPrefix(l, "+")) >= limit {
 						return "Allocates a " + l + " file", true
 					}
 					return "", false
@@ -92,8 +96,8 @@ func sysRules() []*Rule {
 					if of == "" || strings.HasPrefix(of, "/dev/") {
 						return "", false // a device is sys.disk's; stdout is judged where it goes
 					}
-					if endlessIn && count == "" || byteSize(bs)*byteSize(count) >= 100<<30 {
-						return "Writes " + map[bool]string{true: "without end", false: "more than 100 GiB"}[count == ""] + " from " + in + " into " + of + " with dd", true
+					if endlessIn && count == "" || byteSize(bs)*byteSize(count) >= diskFillBytes {
+						return "Writes " + map[bool]string{true: "without end", false: "50 GiB or more"}[count == ""] + " from " + in + " into " + of + " with dd", true
 					}
 					return "", false
 				}
@@ -107,6 +111,11 @@ func sysRules() []*Rule {
 				for _, a := range s.Args[1:] {
 					if a == "/dev/zero" || a == "/dev/urandom" || a == "/dev/random" {
 						endless = true
+					}
+				}
+				if !endless && (n == "head" || n == "tail") && endlessPipeIn(s) {
+					if v, ok := optValue(s.Args[1:], "-c", "--bytes"); ok && byteSize(v) >= diskFillBytes {
+						return "Writes " + v + " of an endless stream into a file with " + n, true
 					}
 				}
 				if !endless {
