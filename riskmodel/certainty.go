@@ -173,6 +173,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.message-data-split":         d(polExfil),
 		"mcp.outbound-data":              a(polMessage + "; " + polExfil),
 		"mcp.url-carries-data":           d(polExfil),
+		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
+		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
+		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),

@@ -335,7 +335,7 @@ func mcpCIRunBodies(text string) []string {
 		}
 		indent, val := len(m[1]), strings.TrimSpace(m[2])
 		if val != "" && val != "|" && val != ">" && !strings.HasPrefix(val, "|") && !strings.HasPrefix(val, ">") {
-			out = append(out, strings.Trim(val, `"'`))
+			out = append(out, mcpYAMLUnquote(val))
 			continue
 		}
 		var body []string

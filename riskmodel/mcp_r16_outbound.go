@@ -191,7 +191,7 @@ func (c *mcpCtx) outboundDest() (where string, sure bool) {
 				// "Public API" names a team's or a project's subject, not its audience.
 				words = slices.DeleteFunc(words, func(w string) bool { return w == "public" })
 			}
-			if mcpAnyWord(words, mcpR16ExternalWords.get()) {
+			if mcpAnyWord(words, mcpR16ExternalWords.get()) || mcpR17IDExternal(v) {
 				return fmt.Sprintf("%s %q, named as shared outside the team", a.key, mcpCleanText(v, 40)), true
 			}
 		}
@@ -408,6 +408,9 @@ func (c *mcpCtx) outboundData() (what string, sure bool) {
 		}
 	}
 	if w := c.outboundFile(); w != "" {
+		return w, true
+	}
+	if w := c.describedPeopleData(text); w != "" {
 		return w, true
 	}
 	switch {

@@ -123,7 +123,7 @@ func (c *mcpCtx) kubeSecretRead() (hit bool, bulk string) {
 	if !c.kube() || c.shell != nil || c.act > mcpActRead || mcpContains(c.actWords, "describe") || mcpContains(c.actWords, "explain") {
 		return false, ""
 	}
-	if !mcpAnyWord(c.kubeKindWords(), mcpWordSet("secret secrets")) {
+	if !mcpAnyWord(c.kubeKindWords(), mcpWordSet("secret secrets")) || c.kubeSummaryList() {
 		return false, ""
 	}
 	out := ""

@@ -16,7 +16,7 @@ func TestMCPServices(t *testing.T) {
 		// Kubernetes: Secret data is credentials, whatever the verb.
 		{name: "k8s list secrets in one namespace", req: `{"server":"kubernetes","tool":"resources_list","arguments":{"apiVersion":"v1","kind":"Secret","namespace":"billing"}}`,
 			decision: Deny, category: CatCredentialAccess, rules: []string{"mcp.k8s-secret-read"}},
-		{name: "k8s get secrets all namespaces", req: `{"server":"mcp-server-kubernetes","tool":"kubectl_get","arguments":{"resourceType":"secret","allNamespaces":true}}`,
+		{name: "k8s get secrets all namespaces", req: `{"server":"mcp-server-kubernetes","tool":"kubectl_get","arguments":{"resourceType":"secret","allNamespaces":true,"output":"yaml"}}`,
 			decision: Deny, rules: []string{"mcp.k8s-secret-read"}},
 		{name: "k8s get named secret yaml", req: `{"server":"k8s","tool":"kubectl_get","arguments":{"resourceType":"secret","name":"stripe-key","namespace":"dev","output":"yaml"}}`,
 			decision: Deny, rules: []string{"mcp.k8s-secret-read"}},

@@ -242,6 +242,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR15Rules, mcp: true},
 		{build: mcpR16ResRules, mcp: true},
 		{build: mcpR16Rules, mcp: true},
+		{build: mcpR17Rules, mcp: true},
 	}
 }
 

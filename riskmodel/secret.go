@@ -71,6 +71,9 @@ var secSecretPatterns = []secSecretPattern{
 	// base64(user id).timestamp.HMAC; a Telegram bot token is bot-id:AA…; Mailgun, Mailchimp,
 	// Shopify, Linear, Notion, Supabase, Postman and Atlassian keys carry fixed prefixes.
 	{pre: secVendorPre, kind: "api-key", check: secCheckVendorPrefix, re: secVendorRegexp},
+	// HashiCorp Vault tokens: hvs./hvb./hvr. (Vault 1.10+) and the legacy s./b./r. forms
+	// (secret_vault.go).
+	{need: []string{"s.", "b.", "r."}, kind: "vault-token", re: secVaultRegexp, check: secVaultLegacy},
 	{need: []string{"eyJ"}, kind: "jwt", re: lazyRegexp(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*`)},
 	// Authorization headers: the credential after the scheme.
 	{need: []string{"authorization"}, lower: true, kind: "auth-header", group: 1, re: lazyRegexp(
