@@ -430,6 +430,7 @@ func (x *extractor) inspectCode(lang, code string, ctx walkCtx) (facts *CodeFact
 			addSyn([]string{"cat", e.path}, e.text)
 		}
 	}
+	x.recordCodeWrites(lang, code) // r17b_codewrites.go: the text written, for what runs it later
 	hits, all := scanCaps(lang, code)
 	for _, p := range codeGlobReads(code, all) {
 		// glob.glob('/home/*/.ssh/id_*') read: judged as the shell's cat of the pattern (cred_glob.go).

@@ -16,7 +16,6 @@ package riskmodel
 // documentation of what it executes.
 
 import (
-	"encoding/json"
 	"path"
 	"slices"
 	"strings"
@@ -78,6 +77,8 @@ var runTools = table[map[string]*runTool]{build: func() map[string]*runTool {
 		"jupyter-execute":   {operands: []string{".ipynb"}, lang: runLangNotebook},
 		// papermill.readthedocs.io: executes the input notebook.
 		"papermill": {operands: []string{".ipynb"}, lang: runLangNotebook},
+		// ipython.readthedocs.io: `ipython FILE` runs a script or notebook, magics included.
+		"ipython": {operands: []string{".ipy", ".ipynb", ".py"}, lang: runLangNotebook},
 		// behave.readthedocs.io: imports features/steps/*.py and features/environment.py.
 		"behave": {implicit: []runFile{{"steps/*.py", "python"}, {"environment.py", "python"}}},
 		// robotframework.org user guide: test data files run keywords, libraries are Python.
@@ -286,7 +287,7 @@ func matchTail(pattern, abs string) bool {
 func runFileCode(lang, content string) (code, as string) {
 	switch lang {
 	case runLangNotebook:
-		return notebookCode(content), "python"
+		return notebookPython(content), "python" // its shell cells: notebookShell
 	case runLangShell:
 		return content, runLangShell
 	case runLangRecipes:
@@ -299,35 +300,6 @@ func runFileCode(lang, content string) (code, as string) {
 		return goGenerateCommands(content), runLangShell
 	}
 	return content, lang
-}
-
-// notebookCode returns the source of a Jupyter notebook's code cells; text that is not a
-// notebook is returned whole, so it is still judged.
-func notebookCode(content string) string {
-	var nb struct {
-		Cells []struct {
-			Type   string          `json:"cell_type"`
-			Source json.RawMessage `json:"source"`
-		} `json:"cells"`
-	}
-	if err := json.Unmarshal([]byte(content), &nb); err != nil {
-		return content
-	}
-	var b strings.Builder
-	for _, c := range nb.Cells {
-		if c.Type != "code" {
-			continue
-		}
-		var lines []string
-		var one string
-		if json.Unmarshal(c.Source, &lines) == nil {
-			b.WriteString(strings.Join(lines, ""))
-		} else if json.Unmarshal(c.Source, &one) == nil {
-			b.WriteString(one)
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
 
 // indentedLines returns the indented lines of a recipe file (a justfile's recipe bodies) as
@@ -447,6 +419,11 @@ func (x *extractor) runToolFiles(seg *Segment) ([]string, map[string]string) {
 // a script of the shell, code as the inline-code analysis of its language reads it.
 func (x *extractor) runToolCode(seg *Segment, lang, content string, ctx, inner walkCtx) {
 	code, as := runFileCode(lang, content)
+	if lang == runLangNotebook {
+		if sh := notebookShell(content); sh != "" {
+			x.script(sh, inner) // !cmd lines and %%bash cells (r17b_notebook.go)
+		}
+	}
 	if as == runLangShell {
 		x.script(code, inner)
 		return
