@@ -112,6 +112,10 @@ func TestReadRequest(t *testing.T) {
 		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["/home/dev/proj","/"]}}`, ""},
 		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["/home/dev/proj","proj"]}}`, `"workspace"[1] "proj" must be an absolute directory`},
 		{`{"kind":"mcp","request":{"tool":"write_file","workspace":[""]}}`, `"workspace"[0] "" must be an absolute directory`},
+		// A host on Windows sends its roots as drive paths.
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["C:\\Users\\dev\\proj","D:/work/app"]}}`, ""},
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["C:proj"]}}`, `"workspace"[0] "C:proj" must be an absolute directory`},
+		{`{"kind":"mcp","request":{"tool":"write_file","workspace":["\\proj"]}}`, `must be an absolute directory`},
 		{`{"kind":"mcp","request":{"tool":"write_file","workspace":"/home/dev/proj"}}`, `line 1, column 58: mcp request: "workspace" has the wrong type: found a string, want an array of strings`},
 	}
 	for _, tc := range tests {

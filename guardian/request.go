@@ -158,8 +158,8 @@ func (r Request) Validate() error {
 			// A relative or empty directory has nothing to be resolved against: refuse it
 			// rather than review the call against a workspace other than the one meant.
 			// ("/" and the home directory are well-formed; the analysis ignores them.)
-			if !strings.HasPrefix(w, "/") || strings.ContainsAny(w, "\x00\n\r") {
-				return fmt.Errorf(`mcp request: "workspace"[%d] %q must be an absolute directory, e.g. "/home/dev/proj"`, i, w)
+			if !absDir(w) || strings.ContainsAny(w, "\x00\n\r") {
+				return fmt.Errorf(`mcp request: "workspace"[%d] %q must be an absolute directory, e.g. "/home/dev/proj" or "C:\\Users\\dev\\proj"`, i, w)
 			}
 		}
 	default:
@@ -169,6 +169,15 @@ func (r Request) Validate() error {
 		return fmt.Errorf("%w: %d bytes, the limit is %d bytes (256 KiB); send a shorter command or split it", ErrTooLarge, n, MaxRequestBytes)
 	}
 	return nil
+}
+
+// absDir reports an absolute directory: a POSIX path, or a Windows one with a drive letter
+// (C:\Users\dev\proj, D:/work) as a host on Windows sends its roots.
+func absDir(w string) bool {
+	if strings.HasPrefix(w, "/") {
+		return true
+	}
+	return len(w) >= 3 && (w[0]|0x20 >= 'a' && w[0]|0x20 <= 'z') && w[1] == ':' && (w[2] == '\\' || w[2] == '/')
 }
 
 // size is the length of the payload's JSON encoding: what a client would have to send.

@@ -132,7 +132,13 @@ func rootDir(uri string) (string, error) {
 	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\x00\r\n") {
 		return "", errors.New("not an absolute local path")
 	}
-	return path.Clean(p), nil
+	p = path.Clean(p)
+	if len(p) >= 4 && p[2] == ':' && p[3] == '/' && (p[1]|0x20 >= 'a' && p[1]|0x20 <= 'z') {
+		// file:///C:/Users/dev/proj, a host on Windows: the directory is C:/Users/dev/proj,
+		// which the analysis reads as Windows paths are read (catalog.FromWindows).
+		return p[1:], nil
+	}
+	return p, nil
 }
 
 // onRootsChanged handles a host's notifications/roots/list_changed: its next call lists the

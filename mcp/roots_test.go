@@ -236,6 +236,9 @@ func TestRootDir(t *testing.T) {
 		{"file:relative/dir", ""},
 		{"file:///home/dev/a%0Ab", ""},
 		{"%zz", ""},
+		// A host on Windows (VS Code's roots): the drive path, as the analysis reads it.
+		{"file:///c%3A/Users/dev/Shop", "c:/Users/dev/Shop"},
+		{"file:///C:/Users/dev/source/repos/Shop/", "C:/Users/dev/source/repos/Shop"},
 	}
 	for _, tc := range cases {
 		got, err := rootDir(tc.uri)

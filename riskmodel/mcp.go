@@ -104,9 +104,12 @@ type mcpSecret struct {
 
 // mcpCtx holds a request and the facts the MCP rules read. It is built once per request.
 type mcpCtx struct {
-	req    *MCPRequest
-	scope  *Scope
-	policy *Policy
+	// workspace is the request's declared workspace with Windows directories (C:\Users\…)
+	// in the catalogue's POSIX form (catalog.FromWindows), as the exec side reads a cwd.
+	workspace []string
+	req       *MCPRequest
+	scope     *Scope
+	policy    *Policy
 	// certainty lets a rule's check override the rule's Certain for its match (see execCtx).
 	certainty certainty
 
@@ -429,6 +432,9 @@ func (a *Analyzer) newMCPCtx(req *MCPRequest) *mcpCtx {
 	c := &mcpCtx{req: req, policy: &a.policy}
 	c.server = mcpCleanText(req.Server, 80)
 	c.tool = mcpCleanText(req.Tool, 80)
+	for _, w := range req.Workspace {
+		c.workspace = append(c.workspace, catalog.FromWindows(w))
+	}
 	c.serverWords = mcpSplitWords(req.Server)
 	c.toolWords = mcpSplitWords(req.Tool)
 	if an := req.Annotations; an != nil {
@@ -556,7 +562,7 @@ func (c *mcpCtx) buildScope() {
 	pol.Workspaces = append([]string(nil), c.policy.Workspaces...)
 	// A declared workspace (the host's roots, the configured project) is the frame: a cwd-like
 	// argument of the call must not move it.
-	declared := len(c.req.Workspace) > 0
+	declared := len(c.workspace) > 0
 	cwd := ""
 	for _, a := range c.args {
 		if declared {
@@ -568,7 +574,7 @@ func (c *mcpCtx) buildScope() {
 		}
 	}
 	if pol.Home == "" && declared {
-		pol.Home = mcpWorkspaceHome(c.req.Workspace)
+		pol.Home = mcpWorkspaceHome(c.workspace)
 	}
 	if pol.Home == "" {
 		for _, a := range c.args {
@@ -590,7 +596,7 @@ func (c *mcpCtx) buildScope() {
 		cwd = (&Scope{Home: path.Clean(pol.Home)}).expandHome(cwd)
 	}
 	if declared {
-		ws := mcpWorkspaces(path.Clean(pol.Home), c.req.Workspace)
+		ws := mcpWorkspaces(path.Clean(pol.Home), c.workspace)
 		if len(ws) > 0 {
 			cwd = ws[0]
 		}

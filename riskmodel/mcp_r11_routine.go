@@ -166,7 +166,7 @@ func (c *mcpCtx) settleRoutine() {
 // workspace is declared, "" when the call names none.
 func (c *mcpCtx) projectDir() string {
 	dir := ""
-	declared := len(c.req.Workspace) > 0 || len(c.policy.Workspaces) > 0
+	declared := len(c.workspace) > 0 || len(c.policy.Workspaces) > 0
 	for _, a := range c.args {
 		if !a.str || a.depth > 2 || !mcpCwdKeys.has(a.nkey) || !strings.HasPrefix(a.val, "/") && !strings.HasPrefix(a.val, "~") {
 			continue

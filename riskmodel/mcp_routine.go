@@ -100,7 +100,7 @@ func (c *mcpCtx) repoOwnership() int {
 	if repo == "" {
 		return 0
 	}
-	ws := append(append([]string{}, c.req.Workspace...), c.policy.Workspaces...)
+	ws := append(append([]string{}, c.workspace...), c.policy.Workspaces...)
 	known := false
 	for _, w := range ws {
 		w = path.Clean(strings.TrimSpace(w))
@@ -191,7 +191,7 @@ func (c *mcpCtx) gitTool() bool {
 func (c *mcpCtx) gitRepoInWorkspace() bool {
 	a, ok := c.top("repopath", "repositorypath", "path", "cwd", "directory", "dir", "workingdirectory")
 	if !ok {
-		return len(c.req.Workspace) > 0 // the server works on the host's root
+		return len(c.workspace) > 0 // the server works on the host's root
 	}
 	abs, ok := c.scope.Resolve(a.val)
 	return ok && c.scope.Zone(abs) == ZoneWorkspace
