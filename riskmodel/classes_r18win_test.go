@@ -80,6 +80,10 @@ func TestClassR18WinShellText(t *testing.T) {
 		{argv: cmdC(`dir /b src`), decision: Allow, source: "cmd dir"},
 		{argv: cmdC(`type README.md`), decision: Allow, source: "cmd type"},
 		{line: `Get-Service -Name W3SVC`, shell: "powershell.exe", decision: Allow, source: "service state"},
+		{argv: []string{"powershell", "-ExecutionPolicy", "Bypass", "-File", `.\build.ps1`, "-Target", "Test"}, decision: Allow, source: "the project's own script, process-scoped bypass"},
+		{argv: []string{"powershell.exe", "-ep", "bypass", "-File", `C:\Users\dev\Downloads\setup.ps1`}, decision: Ask, source: "a script outside the workspace"},
+		{argv: pwshC(`Start-Process powershell -Verb RunAs -ArgumentList '-Command Add-LocalGroupMember -Group Administrators -Member dev'`), decision: Deny, source: "elevated Start-Process is judged by what it starts"},
+		{argv: pwshC(`Start-Process dotnet -ArgumentList 'build' -Wait`), decision: Allow, source: "Start-Process of a build"},
 		{argv: []string{"bash", "-c", "iex -S mix test"}, decision: Allow, source: "Elixir's iex is not Invoke-Expression"},
 		{argv: pwshC(`Get-Secret -Name GitHubToken -AsPlainText`), decision: Deny, source: "a secret read (cred.secret-store), never a read verb"},
 	})

@@ -126,6 +126,9 @@ func winCommandArgs(args []string, ctx walkCtx) []string {
 	if len(args) == 0 || !win && !strings.Contains(args[0], "-") {
 		return nil // the aliases (iex is also Elixir's shell) only below a Windows shell
 	}
+	if l := strings.ToLower(args[0]); l == "start-process" || l == "saps" || l == "start" && win {
+		return startProcessArgs(args[1:])
+	}
 	w, ok := winCommands.get()[strings.ToLower(args[0])]
 	if !ok || !win && !strings.Contains(args[0], "-") {
 		return nil
@@ -186,4 +189,64 @@ func (x *extractor) pwshAsShell(code string, facts *CodeFacts, ctx walkCtx) {
 	c.pipeIn = nil
 	x.script(sh, c)
 	facts.Opaque = ""
+}
+
+// startProcessArgs reads Start-Process FILE [-ArgumentList ARGS] [-Verb RunAs] as the
+// command line it starts, elevated (sudo) with RunAs: sh -c "[sudo] FILE ARGS", so the
+// started program is judged like any other. Source: Microsoft Learn, Start-Process.
+func startProcessArgs(args []string) []string {
+	var file, list string
+	elevated := false
+	for i := 0; i < len(args); i++ {
+		p := strings.ToLower(strings.TrimLeft(args[i], "-"))
+		switch {
+		case strings.HasPrefix(args[i], "-") && (p == "filepath" || p == "file" || p == "path") && i+1 < len(args):
+			i++
+			file = args[i]
+		case strings.HasPrefix(args[i], "-") && (p == "argumentlist" || p == "args") && i+1 < len(args):
+			i++
+			list = strings.Join(args[i:], " ")
+			i = len(args)
+		case strings.HasPrefix(args[i], "-") && p == "verb" && i+1 < len(args):
+			i++
+			elevated = strings.EqualFold(args[i], "runas")
+		case strings.HasPrefix(args[i], "-"):
+			// -Wait, -NoNewWindow, -PassThru: switches
+		case file == "":
+			file = args[i]
+		}
+	}
+	if file == "" {
+		return nil
+	}
+	line := shellQuote(file) + " " + list
+	if elevated {
+		line = "sudo " + line
+	}
+	return []string{"sh", "-c", line}
+}
+
+// pwshScriptFile returns the script a PowerShell invocation runs: -File PATH, or the first
+// word after the options (whose values, -ExecutionPolicy Bypass, are skipped); "" when it
+// runs -Command text instead.
+func pwshScriptFile(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i])
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return args[i]
+		}
+		o := strings.TrimLeft(a, "-")
+		switch {
+		case o == "f" || o == "file":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+			return ""
+		case o == "c" || o == "e" || o == "ec" || strings.HasPrefix("command", o) && len(o) >= 3 || strings.HasPrefix(o, "encodedc"):
+			return ""
+		case pwshOptArgs.get()["-"+o]:
+			i++
+		}
+	}
+	return ""
 }
