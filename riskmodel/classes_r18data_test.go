@@ -61,6 +61,10 @@ func TestClassR18Data(t *testing.T) {
 		{name: "public reply listing other customers' addresses", req: `{"server":"freshdesk","tool":"reply_ticket","arguments":{"ticket_id":9,"public":true,"body":"Neighbours who ordered: Tom Hale, 3 Oak Road; Lia Chen, 5 Oak Road; Bo Pike, 9 Oak Road"}}`,
 			decision: Deny, rules: []string{"mcp.outbound-data"}},
 		// 5. Signed links to source for guests.
+		{name: "SAS link to src.zip in a Teams guest chat", req: `{"server":"ms-teams","tool":"send_chat_message","arguments":{"chatId":"19:guest-initech-contractor@thread.v2","content":"code is here: https://acmebuilds.blob.core.windows.net/drop/Acme.Api.src.zip?sv=2022-11-02&se=2026-12-01&sr=b&sp=r&sig=AbC%2Fd"}}`,
+			decision: Deny, rules: []string{"mcp.outbound-data"}},
+		{name: "SAS link to a release zip for the team stays", req: `{"server":"ms-teams","tool":"send_chat_message","arguments":{"chatId":"19:abc123@thread.v2","content":"build: https://acmebuilds.blob.core.windows.net/drop/app-1.4.2.zip?sv=2022-11-02&sig=AbC%2Fd"}}`,
+			notRules: []string{"mcp.outbound-data"}, decision: Ask},
 		{name: "signed S3 link to a source archive in a Slack Connect channel", req: `{"server":"slack","tool":"slack_post_message","arguments":{"channel_id":"ext-shared-vendor-acme","text":"grab it: https://b.s3.amazonaws.com/builds/monorepo-source.tar.gz?X-Amz-Signature=abc123&X-Amz-Expires=600"}}`,
 			decision: Deny, rules: []string{"mcp.outbound-data"}},
 	})

@@ -404,7 +404,7 @@ func (c *mcpCtx) outboundData() (what string, sure bool) {
 				return "a signed download link to " + d.what + " (" + mcpCleanText(path.Base(u.Path), 40) + ")", true
 			}
 		}
-		if mcpR13DumpPath.get().MatchString(strings.ToLower(u.Path)) {
+		if mcpR13DumpPath.get().MatchString(strings.ToLower(u.Path)) || mcpR18SourceArchive.get().MatchString(base) {
 			return "a signed download link to a dump (" + mcpCleanText(path.Base(u.Path), 40) + ")", true
 		}
 	}

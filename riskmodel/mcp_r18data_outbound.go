@@ -100,6 +100,12 @@ var mcpR18MoreRows = table[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(?:\.\.\.|…)\s*(?:\(?\s*\+?\s*)?\d[\d,.]*\s*k?\s+(?:more\s+)?(?:rows|records|lines|entries|contacts|customers|people|users)\b|\b\d[\d,]*\s+more\s+(?:rows|records|lines|entries)\b`)
 }}
 
+// mcpR18SourceArchive matches an archive named as a repository's source ("src.zip",
+// "repo-main.tar.gz", "Billing.Source.7z"), which a signed link hands to whoever holds it.
+var mcpR18SourceArchive = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^a-z])(?:src|source|sources|sourcecode|repo|repository|codebase|monorepo)(?:[^a-z][^/]*)?\.(?:zip|tar|tgz|gz|bz2|xz|7z|bundle)$`)
+}}
+
 // mcpR18StreetAddr matches a street address ("12 Elm St", "5 Oak Road").
 var mcpR18StreetAddr = table[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Rd|Road|Ave|Avenue|Lane|Ln|Drive|Dr|Close|Way|Court|Ct|Place|Pl|Boulevard|Blvd|Crescent|Terrace|Gardens|Row|Square|Sq)\b`)
