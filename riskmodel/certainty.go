@@ -176,6 +176,10 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
 		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
 		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
+		"mcp.upload-data-file":           d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.share-business-doc":         a(polExfil),  // mcp_r18data_outbound.go
+		"mcp.public-folder-data":         d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.automation-sink":            d(polExfil),  // mcp_r18data_outbound.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),
