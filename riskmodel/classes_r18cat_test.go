@@ -44,6 +44,11 @@ func TestClassR18CatRoutine(t *testing.T) {
 		{`mjml src/receipt.mjml -o build/receipt.html`, Allow, "", "email template"},
 		{`valet links`, Allow, "", "lists linked sites"},
 		{`valet share`, Ask, "", "exposes the site: not covered"},
+		{`/Applications/Unity/Hub/Editor/6000.0.3f1/Unity.app/Contents/MacOS/Unity -batchmode -quit -projectPath . -buildTarget Android -executeMethod Build.Dev`, Allow, "", "Unity Hub's editor by its bundle path"},
+		{`/Applications/Unity/Hub/Editor/6000.0.3f1/Unity.app/Contents/MacOS/Unity -batchmode -quit -projectPath . -importPackage ~/Downloads/x.unitypackage`, Deny, "pkg.unity-untrusted-import", "by bundle path too"},
+		{`/Users/dev/tools/helper.sh --sync`, Ask, "", "a loose script outside the workspace: as today"},
+		{`python3 -m serial.tools.miniterm /dev/ttyACM0 9600`, Allow, "", "pyserial terminal"},
+		{`python3 -m serial.tools.list_ports -v`, Allow, "", "lists serial ports"},
 	})
 }
 
