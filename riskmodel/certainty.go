@@ -347,6 +347,12 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"cred.iac-state-secrets": d(polCred + " (infrastructure state is a credential store; one named output is asked)"),
 		"net.open-code-server":   d(polTunnel),
 		"cloud.bulk-money-move":  d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
+		// r18 catalogue classes (r18cat_tools.go)
+		"app.signing-nuke":           d(polDestroy + " (every signing certificate and profile of the team)"),
+		"prod.store-theme-delete":    d(polDestroy),
+		"prod.wp-remote-destroy":     d(polDestroy + "; " + polPriv + "; " + polControls),
+		"net.load-flood":             d(polExhaust),
+		"pkg.unity-untrusted-import": d(polRemote),
 	}
 	return t
 }}
