@@ -176,6 +176,10 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
 		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
 		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
+		"mcp.upload-data-file":           d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.share-business-doc":         a(polExfil),  // mcp_r18data_outbound.go
+		"mcp.public-folder-data":         d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.automation-sink":            d(polExfil),  // mcp_r18data_outbound.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),
@@ -343,6 +347,12 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"cred.iac-state-secrets": d(polCred + " (infrastructure state is a credential store; one named output is asked)"),
 		"net.open-code-server":   d(polTunnel),
 		"cloud.bulk-money-move":  d("deny: bulk production changes with no guard; " + polProd + " (one at a time)"),
+		// r18 catalogue classes (r18cat_tools.go)
+		"app.signing-nuke":           d(polDestroy + " (every signing certificate and profile of the team)"),
+		"prod.store-theme-delete":    d(polDestroy),
+		"prod.wp-remote-destroy":     d(polDestroy + "; " + polPriv + "; " + polControls),
+		"net.load-flood":             d(polExhaust),
+		"pkg.unity-untrusted-import": d(polRemote),
 	}
 	return t
 }}

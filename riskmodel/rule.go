@@ -239,11 +239,13 @@ func ruleFamilies() []ruleFamily {
 		{build: r16ResRules},
 		{build: r17ExecRules},
 		{build: r18WinRules},
+		{build: r18CatRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},
 		{build: mcpR16ResRules, mcp: true},
 		{build: mcpR16Rules, mcp: true},
 		{build: mcpR17Rules, mcp: true},
+		{build: mcpR18DataRules, mcp: true},
 	}
 }
 

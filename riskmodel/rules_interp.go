@@ -115,7 +115,7 @@ func interpRules() []*Rule {
 					return "", false
 				}
 				t := c.target(f)
-				if t.zone == ZoneWorkspace || t.zone == ZoneDevNull || strings.HasPrefix(t.abs, "/usr/") || strings.HasPrefix(t.abs, "/bin/") || strings.HasPrefix(t.abs, "/opt/homebrew/") {
+				if t.zone == ZoneWorkspace || t.zone == ZoneDevNull || strings.HasPrefix(t.abs, "/usr/") || strings.HasPrefix(t.abs, "/bin/") || strings.HasPrefix(t.abs, "/opt/homebrew/") || installedAppBinary(t.abs) {
 					return "", false
 				}
 				return "Runs the script " + c.where(t), true
@@ -347,4 +347,12 @@ func sedEffects(script string) (exec bool, writes []string) {
 		i++
 	}
 	return exec, writes
+}
+
+// installedAppBinary reports the executable of a macOS application bundle installed under
+// /Applications (Xcode's tools, the Unity editor of Unity Hub, Android Studio's): an
+// installed program, named by its bundle path, that the catalogue judges by its name like
+// one on PATH, not a loose script from outside the workspace.
+func installedAppBinary(abs string) bool {
+	return strings.HasPrefix(abs, "/Applications/") && strings.Contains(abs, ".app/Contents/") && !strings.Contains(abs, "/../")
 }

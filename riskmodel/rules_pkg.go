@@ -2745,7 +2745,7 @@ var pkgBuildTools = table[map[string][]string]{build: func() map[string][]string
 		"pytest": {"*"}, "tox": {"*"}, "nox": {"*"}, "ruff": {"*"}, "black": {"*"}, "isort": {"*"}, "flake8": {"*"}, "pylint": {"*"}, "mypy": {"*"},
 		"pyright": {"*"}, "basedpyright": {"*"}, "bandit": {"*"}, "coverage": {"*"}, "pyflakes": {"*"}, "pycodestyle": {"*"}, "pydocstyle": {"*"},
 		"autopep8": {"*"}, "yapf": {"*"}, "unittest": {"*"}, "doctest": {"*"}, "behave": {"*"}, "sphinx-build": {"*"}, "venv": {"*"},
-		"virtualenv": {"*"}, "build": {"*"}, "compileall": {"*"}, "pip-compile": {"*"}, "pyupgrade": {"*"}, "vulture": {"*"}, "radon": {"*"},
+		"virtualenv": {"*"}, "serial.tools.miniterm": {"*"}, "serial.tools.list_ports": {"*"}, "build": {"*"}, "compileall": {"*"}, "pip-compile": {"*"}, "pyupgrade": {"*"}, "vulture": {"*"}, "radon": {"*"},
 		"mkdocs": {"build", "serve", "new"}, "pre-commit": {"run", "install", "validate-config", "validate-manifest", "clean", "gc", ""},
 		"eslint": {"*"}, "prettier": {"*"}, "jest": {"*"}, "vitest": {"*"}, "mocha": {"*"}, "ava": {"*"}, "tap": {"*"}, "karma": {"*"},
 		"stylelint": {"*"}, "biome": {"*"}, "oxlint": {"*"}, "dprint": {"*"}, "webpack": {"*"}, "rollup": {"*"}, "esbuild": {"*"}, "parcel": {"*"},

@@ -229,6 +229,10 @@ func ghAdminChange(s *Segment) (string, bool) {
 	switch {
 	case a == "api" && method == "DELETE" && (strings.Contains(joined, "/protection") || strings.Contains(joined, "/rulesets/")):
 		return "Deletes branch protection or a ruleset, letting anyone push to the protected branch", true
+	case a == "api" && (strings.Contains(joined, "/unprotect") || method == "DELETE" && (strings.Contains(joined, "/protected_branches/") || strings.Contains(joined, "/protected_tags/") || strings.Contains(joined, "/push_rule"))):
+		// GitLab: PUT projects/:id/repository/branches/:b/unprotect, DELETE
+		// projects/:id/protected_branches/:b (docs.gitlab.com/api/protected_branches/).
+		return "Removes a GitLab branch or tag protection, letting anyone push to it", true
 	case a == "api" && strings.Contains(joined, "/collaborators/") && (strings.Contains(joined, "permission=admin") || strings.Contains(joined, "permission=maintain")):
 		return "Adds an admin collaborator to the repository", true
 	case a == "api" && (strings.Contains(joined, "/transfer") || strings.Contains(joined, "new_owner=")):
