@@ -63,3 +63,16 @@ func TestClassR18FilesTyposquats(t *testing.T) {
 		{`npm i create-vite`, Allow, "", "a listed starter"},
 	})
 }
+
+// Mobile signing configurations hold the keystore's and key's passwords: reading one is a
+// credential read; Android's SDK-generated debug keystore, whose password is published, is not.
+func TestClassR18FilesSigningCredentials(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`cat android/keystore.properties`, Ask, "cred.read", "Android signing passwords"},
+		{`grep storePassword app/signing.properties`, Ask, "cred.read", "signing properties"},
+		{`head -n 5 android/key.properties`, Ask, "cred.read", "Flutter key.properties"},
+		{`cat android/local.properties`, Allow, "", "sdk.dir only"},
+		{`cat android/app/google-services.json`, Allow, "", "Firebase config is no secret"},
+		{`cat gradle.properties`, Allow, "", "build settings"},
+	})
+}
