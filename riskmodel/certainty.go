@@ -176,6 +176,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
 		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
 		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
+		"mcp.runfile-remote-code":        d(polRemote), // r18files_runwrites.go
+		"pkg.compromised-version":        d(polRemote), // r18files_compromised.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),

@@ -76,3 +76,18 @@ func TestClassR18FilesSigningCredentials(t *testing.T) {
 		{`cat gradle.properties`, Allow, "", "build settings"},
 	})
 }
+
+// Known-compromised releases (catalog/compromised.toml): the listed version of a real package
+// is denied; any other version of it stays an ordinary install.
+func TestClassR18FilesCompromisedVersions(t *testing.T) {
+	runDevCases(t, []devCase{
+		{`npm install --save coa@2.0.3`, Deny, "pkg.compromised-version", "npm pin"},
+		{`pnpm add rc@1.2.9`, Deny, "pkg.compromised-version", "pnpm pin"},
+		{`gem install strong_password -v 0.0.7`, Deny, "pkg.compromised-version", "gem -v"},
+		{`pip install ctx===0.2.2`, Deny, "pkg.compromised-version", "pip arbitrary equality"},
+		{`npx nx@21.5.0 graph`, Deny, "pkg.compromised-version", "fetch-and-run pin"},
+		{`npm install coa@2.0.2`, Allow, "", "the release before"},
+		{`pip install ctx`, Allow, "", "no pin"},
+		{`npm i nx@21.4.1 --save-dev`, Allow, "", "another release"},
+	})
+}
