@@ -180,6 +180,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.share-business-doc":         a(polExfil),  // mcp_r18data_outbound.go
 		"mcp.public-folder-data":         d(polExfil),  // mcp_r18data_outbound.go
 		"mcp.automation-sink":            d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.runfile-remote-code":        d(polRemote), // r18files_runwrites.go
+		"pkg.compromised-version":        d(polRemote), // r18files_compromised.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),

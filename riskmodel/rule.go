@@ -245,6 +245,8 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR16Rules, mcp: true},
 		{build: mcpR17Rules, mcp: true},
 		{build: mcpR18DataRules, mcp: true},
+		{build: r18FilesRules, mcp: true},
+		{build: r18CompromisedRules},
 	}
 }
 
