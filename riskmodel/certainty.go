@@ -176,13 +176,25 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
 		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
 		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
-		"mcp.sql-remote-reach":           a(polExfil),
-		"mcp.sql-net-call":               a(polExfil),
-		"mcp.remote-credential-path":     a(polCred),
-		"mcp.secret-bulk-get":            d(polCred),
-		"mcp.browser-confirm-typed":      d(polDestroy),
-		"mcp.browser-key-page":           d(polCred),
-		"mcp.load-flood":                 d(polExhaust),
+
+		// mcp_r18obj_rules.go
+		"mcp.business-admin-grant":   d(polPriv),
+		"mcp.payee-bank-change":      d("deny: money redirected to a changed bank account (payment-diversion fraud); " + polProd + " (one at a time)"),
+		"mcp.bulk-selector-delete":   d(polDestroy),
+		"mcp.team-space-delete":      d(polDestroy),
+		"mcp.read-credential-fields": d(polCred),
+		"mcp.read-exhaustion":        d(polExhaust),
+		"mcp.oast-callback":          d(polExfil),
+		"mcp.lookalike-download":     d(polRemote),
+		"mcp.apex-callout-records":   d(polExfil),
+
+		"mcp.sql-remote-reach":       a(polExfil),
+		"mcp.sql-net-call":           a(polExfil),
+		"mcp.remote-credential-path": a(polCred),
+		"mcp.secret-bulk-get":        d(polCred),
+		"mcp.browser-confirm-typed":  d(polDestroy),
+		"mcp.browser-key-page":       d(polCred),
+		"mcp.load-flood":             d(polExhaust),
 
 		// credentials
 		"cred.password-prompt":       d(polCred),

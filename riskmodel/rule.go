@@ -243,6 +243,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR16ResRules, mcp: true},
 		{build: mcpR16Rules, mcp: true},
 		{build: mcpR17Rules, mcp: true},
+		{build: mcpR18ObjRules, mcp: true},
 	}
 }
 
