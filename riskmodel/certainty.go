@@ -176,6 +176,17 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
 		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
 		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
+		"mcp.upload-data-file":           d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.share-business-doc":         a(polExfil),  // mcp_r18data_outbound.go
+		"mcp.public-folder-data":         d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.automation-sink":            d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.sql-remote-reach":           a(polExfil),
+		"mcp.sql-net-call":               a(polExfil),
+		"mcp.remote-credential-path":     a(polCred),
+		"mcp.secret-bulk-get":            d(polCred),
+		"mcp.browser-confirm-typed":      d(polDestroy),
+		"mcp.browser-key-page":           d(polCred),
+		"mcp.load-flood":                 d(polExhaust),
 
 		// mcp_r18obj_rules.go
 		"mcp.business-admin-grant":   d(polPriv),
@@ -187,14 +198,6 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.oast-callback":          d(polExfil),
 		"mcp.lookalike-download":     d(polRemote),
 		"mcp.apex-callout-records":   d(polExfil),
-
-		"mcp.sql-remote-reach":       a(polExfil),
-		"mcp.sql-net-call":           a(polExfil),
-		"mcp.remote-credential-path": a(polCred),
-		"mcp.secret-bulk-get":        d(polCred),
-		"mcp.browser-confirm-typed":  d(polDestroy),
-		"mcp.browser-key-page":       d(polCred),
-		"mcp.load-flood":             d(polExhaust),
 
 		// credentials
 		"cred.password-prompt":       d(polCred),

@@ -126,7 +126,7 @@ func (c *mcpCtx) postedSecret() string {
 			return fmt.Sprintf("%s, which writes the credential %s… (in %s) into %s%s", c.call(), mcpCleanText(t, 16), mcpCleanText(a.path, 60), where, public)
 		}
 	}
-	return ""
+	return c.proseCredentialPosted(where) // mcp_r18data_outbound.go
 }
 
 // postsPublic says when the post's parent, space or channel is named public.

@@ -28,14 +28,15 @@ var mcpR16PublishWords = wordSet{words: `page pages doc docs document documents 
 	comments message messages email emails mail draft drafts event events invite invitation invitations meeting
 	meetings calendar note notes post posts reply replies response responses submission submit form share shared
 	sharing permission permissions link links attachment attachments upload card cards task tasks article articles
-	wiki conversation conversations thread threads chat record records case cases lead leads contact contacts`}
+	wiki conversation conversations thread threads chat record records case cases lead leads contact contacts
+	row rows sheet sheets spreadsheet spreadsheets values`}
 
 // mcpR16DestKeys name where a call publishes (a channel, a space, a team, a project, a folder).
 var mcpR16DestKeys = wordSet{words: `channel channels channelid channelname conversation conversationid chat chatid room
 	roomid team teamid teamname space spaceid spacekey spacename project projectkey projectid projectname board
 	boardid folder folderid foldername parent parentid parentpage database databaseid workspace workspaceid list
 	listid group groupid groupname audience target destination site siteid drive driveid queue mailbox tablename
-	basename sheetname`}
+	basename sheetname baseid spreadsheetid spreadsheetname sheetid workbookid`}
 
 // mcpR16RoomKeys name a place people read (a channel, a room, a space): "public" in its name
 // is its audience.
@@ -315,7 +316,7 @@ func csvPeople(t string) bool {
 					rows++
 				}
 			}
-			if rows >= 2 {
+			if rows >= 2 || rows == 1 && mcpR18MoreRows.get().MatchString(t) { // mcp_r18data_outbound.go
 				return true
 			}
 		}
@@ -399,11 +400,11 @@ func (c *mcpCtx) outboundData() (what string, sure bool) {
 		}
 		base := strings.ToLower(path.Base(u.Path))
 		for _, d := range mcpDataFileRe {
-			if d.what != "source code" && d.re().MatchString(base) {
+			if (d.what != "source code" || mcpArchiveExt().MatchString(base)) && d.re().MatchString(base) { // a source archive: mcp_r18data_outbound.go
 				return "a signed download link to " + d.what + " (" + mcpCleanText(path.Base(u.Path), 40) + ")", true
 			}
 		}
-		if mcpR13DumpPath.get().MatchString(strings.ToLower(u.Path)) {
+		if mcpR13DumpPath.get().MatchString(strings.ToLower(u.Path)) || mcpR18SourceArchive.get().MatchString(base) {
 			return "a signed download link to a dump (" + mcpCleanText(path.Base(u.Path), 40) + ")", true
 		}
 	}
@@ -411,6 +412,9 @@ func (c *mcpCtx) outboundData() (what string, sure bool) {
 		return w, true
 	}
 	if w := c.describedPeopleData(text); w != "" {
+		return w, true
+	}
+	if w := mcpR18PeopleAddresses(text); w != "" { // mcp_r18data_outbound.go
 		return w, true
 	}
 	switch {
@@ -495,5 +499,6 @@ func (c *mcpCtx) outboundDataExfil() (string, bool) {
 	if what == "" || c.browser && (!data || what == mcpR16OnePerson) {
 		return "", false // a form filled with one person's details is a browser chore
 	}
-	return fmt.Sprintf("%s, which publishes %s to %s", c.call(), what, mcpCleanText(where, 80)), outside && data
+	// A people's table typed into a page leaves for the page's site, whichever it is.
+	return fmt.Sprintf("%s, which publishes %s to %s", c.call(), what, mcpCleanText(where, 80)), outside && data || c.browser && mcpR18Bulk(what)
 }

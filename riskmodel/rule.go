@@ -244,6 +244,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR16Rules, mcp: true},
 		{build: mcpR17Rules, mcp: true},
 		{build: mcpR18ObjRules, mcp: true},
+		{build: mcpR18DataRules, mcp: true},
 	}
 }
 

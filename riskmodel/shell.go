@@ -501,8 +501,7 @@ func (x *extractor) redirs(seg *Segment, rs []*syntax.Redirect, ctx walkCtx) {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
-				body, _, _ := x.word(r.Hdoc, ctx)
-				seg.Stdin = body
+				seg.Stdin = x.hdocBody(r, ctx)
 			}
 			if r.Word != nil {
 				rd.Target = r.Word.Lit()
@@ -519,6 +518,57 @@ func (x *extractor) redirs(seg *Segment, rs []*syntax.Redirect, ctx walkCtx) {
 		}
 		seg.Redirs = append(seg.Redirs, rd)
 	}
+}
+
+// hdocBody is a here-document's text as the command reads it. With a quoted delimiter
+// (<<'EOF', <<"EOF", <<\EOF) the body is taken literally, backslashes included; otherwise
+// parameters and command substitutions expand, and a backslash escapes only $, `, \ and a
+// newline. Reading the body as an unquoted word would drop every other backslash too, so
+// print("a\nb") in a Python heredoc would reach the code analysis as print("anb").
+func (x *extractor) hdocBody(r *syntax.Redirect, ctx walkCtx) string {
+	quoted := false
+	if r.Word != nil {
+		for _, p := range r.Word.Parts {
+			switch p := p.(type) {
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+				quoted = true
+			case *syntax.Lit:
+				quoted = quoted || strings.Contains(p.Value, `\`)
+			}
+		}
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			if quoted {
+				b.WriteString(l.Value)
+			} else {
+				b.WriteString(unescapeHeredoc(l.Value))
+			}
+			continue
+		}
+		x.part(&b, p, ctx, true)
+	}
+	return b.String()
+}
+
+// unescapeHeredoc removes the backslashes that are escapes in an unquoted here-document:
+// before $, `, \ and a newline (bash(1), "Here Documents"); a double quote is not special there.
+func unescapeHeredoc(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // word resolves a shell word to its value. dyn is set when some part is unknown (the value
