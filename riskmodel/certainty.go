@@ -190,6 +190,17 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.browser-key-page":           d(polCred),
 		"mcp.load-flood":                 d(polExhaust),
 
+		// mcp_r18obj_rules.go
+		"mcp.business-admin-grant":   d(polPriv),
+		"mcp.payee-bank-change":      d("deny: money redirected to a changed bank account (payment-diversion fraud); " + polProd + " (one at a time)"),
+		"mcp.bulk-selector-delete":   d(polDestroy),
+		"mcp.team-space-delete":      d(polDestroy),
+		"mcp.read-credential-fields": d(polCred),
+		"mcp.read-exhaustion":        d(polExhaust),
+		"mcp.oast-callback":          d(polExfil),
+		"mcp.lookalike-download":     d(polRemote),
+		"mcp.apex-callout-records":   d(polExfil),
+
 		// credentials
 		"cred.password-prompt":       d(polCred),
 		"cred.metadata":              d(polCred),
