@@ -180,6 +180,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.share-business-doc":         a(polExfil),  // mcp_r18data_outbound.go
 		"mcp.public-folder-data":         d(polExfil),  // mcp_r18data_outbound.go
 		"mcp.automation-sink":            d(polExfil),  // mcp_r18data_outbound.go
+		"mcp.runfile-remote-code":        d(polRemote), // r18files_runwrites.go
+		"pkg.compromised-version":        d(polRemote), // r18files_compromised.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),
@@ -187,6 +189,17 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.browser-confirm-typed":      d(polDestroy),
 		"mcp.browser-key-page":           d(polCred),
 		"mcp.load-flood":                 d(polExhaust),
+
+		// mcp_r18obj_rules.go
+		"mcp.business-admin-grant":   d(polPriv),
+		"mcp.payee-bank-change":      d("deny: money redirected to a changed bank account (payment-diversion fraud); " + polProd + " (one at a time)"),
+		"mcp.bulk-selector-delete":   d(polDestroy),
+		"mcp.team-space-delete":      d(polDestroy),
+		"mcp.read-credential-fields": d(polCred),
+		"mcp.read-exhaustion":        d(polExhaust),
+		"mcp.oast-callback":          d(polExfil),
+		"mcp.lookalike-download":     d(polRemote),
+		"mcp.apex-callout-records":   d(polExfil),
 
 		// credentials
 		"cred.password-prompt":       d(polCred),

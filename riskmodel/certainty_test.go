@@ -27,6 +27,10 @@ func TestCertainty(t *testing.T) {
 		{"kubectl get secret api-env -o json | jq -r '.data | keys[]'", "", Ask},
 		{"kubectl get secret api-env -o jsonpath='{.data.KEY}' | base64 -d", "", Deny},
 		{"git config core.hooksPath .githooks", "", Ask},
+		// A release an advisory says an attacker published, and a look-alike of a popular
+		// package by a slip in a short word, are certain (r18files_*.go).
+		{"npm install event-stream@3.3.6", "", Deny},
+		{"composer require laravell/framework", "", Deny},
 		// GTFOBins shell escapes under sudo are certain, and so is an interactive root shell
 		// (nothing typed into it comes back for review); a script or install as root is asked.
 		{"sudo vim -c ':!/bin/sh'", "", Deny},

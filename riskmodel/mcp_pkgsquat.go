@@ -22,6 +22,8 @@ func mcpPkgEcosystems(words []string) []catalog.Ecosystem {
 			out = append(out, catalog.RubyGems)
 		case "nuget", "dotnet":
 			out = append(out, catalog.NuGet)
+		case "composer", "packagist", "php":
+			out = append(out, catalog.Packagist)
 		}
 	}
 	return out

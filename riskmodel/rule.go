@@ -245,7 +245,10 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR16ResRules, mcp: true},
 		{build: mcpR16Rules, mcp: true},
 		{build: mcpR17Rules, mcp: true},
+		{build: mcpR18ObjRules, mcp: true},
 		{build: mcpR18DataRules, mcp: true},
+		{build: r18FilesRules, mcp: true},
+		{build: r18CompromisedRules},
 	}
 }
 

@@ -106,6 +106,15 @@ func pkgNamesOf(s *Segment) []pkgNamed {
 		if len(p) > 1 && (p[0] == "get" || p[0] == "install") {
 			return pkgNames(catalog.GoMod, p[1:], pkgGoName)
 		}
+	case "composer":
+		// getcomposer.org/doc/03-cli.md: require NAME[:CONSTRAINT]…, also under global.
+		p := pkgSub(s, "-d", "--working-dir")
+		if len(p) > 1 && p[0] == "global" {
+			p = p[1:]
+		}
+		if len(p) > 1 && (p[0] == "require" || p[0] == "req" || p[0] == "r") {
+			return pkgNames(catalog.Packagist, p[1:], pkgComposerName)
+		}
 	case "dotnet", "nuget":
 		p := pkgSub(s, "-v", "--version", "-s", "--source", "-f", "--framework", "--package-directory")
 		for i := 0; i+1 < len(p); i++ {
@@ -129,6 +138,17 @@ func pkgNames(eco catalog.Ecosystem, specs []string, parse func(string) string) 
 		}
 	}
 	return out
+}
+
+// pkgComposerName returns a Composer requirement's vendor/package ("" for platform packages
+// such as php and ext-json, which are not Packagist names).
+func pkgComposerName(spec string) string {
+	n, _, _ := strings.Cut(spec, ":")
+	n, _, _ = strings.Cut(n, "=")
+	if !strings.Contains(n, "/") {
+		return ""
+	}
+	return n
 }
 
 // pkgPipNames returns the names pip install (or download) names; requirement files and
@@ -193,7 +213,7 @@ func pkgGoName(spec string) string {
 
 var pkgEcoNames = table[map[catalog.Ecosystem]string]{build: func() map[catalog.Ecosystem]string {
 	return map[catalog.Ecosystem]string{catalog.PyPI: "PyPI", catalog.Npm: "npm", catalog.Crates: "crates.io",
-		catalog.RubyGems: "RubyGems", catalog.GoMod: "Go module", catalog.NuGet: "NuGet"}
+		catalog.RubyGems: "RubyGems", catalog.GoMod: "Go module", catalog.NuGet: "NuGet", catalog.Packagist: "Packagist"}
 }}
 
 // pkgTyposquatCheck is pkg.typosquat's check: certain for documented malicious names,

@@ -369,7 +369,7 @@ func mcpSqlWords(st string) []string {
 }
 
 var (
-	mcpReTrivialWhere = lazyRegexp(`(?is)\bWHERE\s+(?:\(?\s*(?:1\s*=\s*1|TRUE|1|0\s*=\s*0|1\s*<>\s*0|NOT\s+FALSE|''\s*=\s*'')\s*\)?)\s*(?:RETURNING\b.*)?$`)
+	mcpReTrivialWhere = lazyRegexp(`(?is)\bWHERE\s+(?:\(?\s*(?:1\s*=\s*1|TRUE|1|0\s*=\s*0|1\s*<>\s*0|NOT\s+FALSE|''\s*=\s*''|[\w."\x60\[\]]*(?:\bID|_ID)[\x60"\]]?\s*(?:>=?|<>|!=)\s*\d{1,2})\s*\)?)\s*(?:RETURNING\b.*)?$`)
 	mcpPrivColumns    = wordSet{words: `ROLE ROLES IS_ADMIN ISADMIN ADMIN IS_SUPERUSER SUPERUSER IS_STAFF PERMISSIONS PERMISSION PRIVILEGES SCOPES ACCESS_LEVEL GROUP_ID`}
 )
 

@@ -24,9 +24,12 @@ const (
 	RubyGems Ecosystem = "rubygems"
 	GoMod    Ecosystem = "go"
 	NuGet    Ecosystem = "nuget"
+	// Packagist is PHP's Composer registry: vendor/package names, the vendor owned by its
+	// publisher.
+	Packagist Ecosystem = "packagist"
 )
 
-var ecosystems = map[Ecosystem]bool{PyPI: true, Npm: true, Crates: true, RubyGems: true, GoMod: true, NuGet: true}
+var ecosystems = map[Ecosystem]bool{PyPI: true, Npm: true, Crates: true, RubyGems: true, GoMod: true, NuGet: true, Packagist: true}
 
 // SquatKind says why a package name looks like an imitation.
 type SquatKind uint8
@@ -260,8 +263,8 @@ func (p *Packages) nearPopular(e Ecosystem, name string) (Squat, bool) {
 		if len(cs) != len(ps) {
 			continue
 		}
-		if e == Npm && len(cs) == 2 && cs[0] == ps[0] {
-			continue // a scope's owner alone publishes in it: a near name there is the owner's own
+		if (e == Npm || e == Packagist) && len(cs) == 2 && cs[0] == ps[0] {
+			continue // a scope's (a vendor's) owner alone publishes in it: a near name there is the owner's own
 		}
 		diff := -1
 		for i := range cs {
@@ -301,12 +304,33 @@ func tokensClose(a, b string) (int, bool) {
 		if diff < 0 {
 			return 0, false // only the separators differ: the skeleton check's business
 		}
-		return wordClose(ta[diff], tb[diff])
+		if d, ok := wordClose(ta[diff], tb[diff]); ok {
+			return d, true
+		}
+		return shortWordSlip(a, b, ta[diff], tb[diff])
 	}
 	if len(ta) != len(tb) {
 		return 0, false
 	}
 	return wordClose(a, b)
+}
+
+// shortWordSlip judges a slip inside a short word of a longer name (create-nxet-app,
+// newtonsoft.jsonn): a short word alone has many real neighbours, but the whole name around
+// it is long enough that a swapped, doubled or lost double letter there is a typing slip of
+// the popular name, not another package. A slip that makes a whole word of the popular
+// name's family (a letter substituted) is not accepted: lodash.get and lodash.set stay apart.
+func shortWordSlip(a, b, wa, wb string) (int, bool) {
+	if len(wb) < 3 || len(wb) >= 5 || len(b) < 8 {
+		return 0, false
+	}
+	if strings.TrimRight(wa, "0123456789") == strings.TrimRight(wb, "0123456789") || wa+"s" == wb || wb+"s" == wa {
+		return 0, false
+	}
+	if slip(wa, wb) && slip(a, b) {
+		return 1, true
+	}
+	return 0, false
 }
 
 func splitWords(s string) []string {
