@@ -59,6 +59,9 @@ func (x *extractor) inlineSegment(seg *Segment, name, code string, ctx walkCtx) 
 		facts.Opaque = "part of it is only known when the shell runs it"
 		facts.Unfollowed |= capDynamic
 	}
+	if lang == "pwsh" && !ctx.decoded {
+		x.pwshAsShell(code, facts, ctx) // r18win_pwsh.go
+	}
 	seg.CodeFacts = facts
 	seg.CodeOpaque = facts.Opaque != ""
 	if decodedExec || ctx.decoded && !hasVia(seg, "decoded") {

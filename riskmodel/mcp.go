@@ -843,7 +843,7 @@ func (c *mcpCtx) findShell() {
 			}
 			if isCmd {
 				text = a.val
-				argv = []string{"bash", "-c", a.val}
+				argv = c.shellArgv(a.val) // r18win_mcpshell.go
 				break
 			}
 		}

@@ -238,6 +238,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR16SecRules, mcp: true},
 		{build: r16ResRules},
 		{build: r17ExecRules},
+		{build: r18WinRules},
 		{build: r18CatRules},
 		{build: mcpR14Rules, mcp: true},
 		{build: mcpR15Rules, mcp: true},

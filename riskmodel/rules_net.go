@@ -18,7 +18,7 @@ var fetchers = table[map[string]bool]{build: func() map[string]bool {
 // interpreters run code from stdin when given no script.
 var interpreters = table[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
-		"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "osascript": true, "tclsh": true}
+		"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true, "powershell": true, "osascript": true, "tclsh": true}
 	for n := range ecoInterps.get() {
 		m[n] = true
 	}
@@ -859,6 +859,9 @@ func executedFile(s *Segment) string {
 			return ""
 		}
 		return e.executedFile(s.Args[1:])
+	}
+	if n == "pwsh" || n == "powershell" {
+		return pwshScriptFile(s.Args[1:]) // r18win_pwsh.go
 	}
 	if shells.get()[n] || interpreters.get()[n] || n == "source" || n == "." {
 		if _, hasC := shellCode(s.Args[1:]); hasC {

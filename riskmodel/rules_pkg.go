@@ -415,7 +415,7 @@ func pkgClassify(c *execCtx, s *Segment) []pkgOp {
 		return pkgDotnetApple(c, s, name)
 	case "mix", "cabal", "stack", "dart", "flutter", "deno", "opam":
 		return pkgOtherLangs(c, s, name)
-	case "brew":
+	case "brew", "scoop": // scoop installs per user, like brew (r18win)
 		return pkgBrew(c, s)
 	case "apt", "apt-get", "apt-cache", "dpkg", "dpkg-query", "rpm", "yum", "dnf", "pacman", "apk", "zypper", "snap", "flatpak",
 		"port", "emerge", "nix-env", "nix-channel", "add-apt-repository", "apt-add-repository", "apt-key", "xbps-install", "xbps-remove",

@@ -82,11 +82,11 @@ func (s *Segment) Name() string {
 	}
 	n := s.Args[0]
 	for i := len(n) - 1; i >= 0; i-- {
-		if n[i] == '/' {
-			return n[i+1:]
+		if n[i] == '/' || n[i] == '\\' && winProgramPath(n) {
+			return winProgramName(n[i+1:])
 		}
 	}
-	return n
+	return winProgramName(n)
 }
 
 // Writes reports whether the segment redirects output into a file (not a descriptor).

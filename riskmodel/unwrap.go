@@ -130,6 +130,9 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 		x.script(code, c)
 	}
 	for guard := 0; guard < 32 && len(seg.Args) > 0; guard++ {
+		if a := winCommandArgs(seg.Args, ctx); a != nil {
+			seg.Args = a // r18win_pwsh.go: Remove-Item -Recurse → rm -r
+		}
 		name := seg.Name()
 		args := seg.Args
 		if body, ok := x.aliases[args[0]]; ok && !hasVia(seg, "alias "+args[0]) && !viaHas(ctx, "alias "+args[0]) {

@@ -402,7 +402,11 @@ func parseCmdExe(args []string) ([]string, []string, bool) {
 		l := strings.ToLower(a)
 		if l == "/c" || l == "/k" || l == "/r" {
 			if i+1 < len(args) {
-				return nil, []string{strings.Join(args[i+1:], " ")}, true
+				code := strings.Join(args[i+1:], " ")
+				if sh, ok := winShellAsBash(code, false); ok {
+					code = sh // r18win_pwsh.go: "\" is a path separator in cmd
+				}
+				return nil, []string{code}, true
 			}
 			return nil, nil, false
 		}
