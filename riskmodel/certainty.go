@@ -153,6 +153,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"net.expose":               a(polTunnel),
 		"net.bulk-delete-request":  a(polProd + "; " + polDestroy),
 		"net.lookalike-host":       d(polRemote),
+		"net.oast-callback":        d(polExfil), // r18_oast_exec.go
 		"mcp.lookalike-host":       d(polRemote),
 		"net.tunnel":               d(polTunnel),
 		"data.shared-remote-gc":    d(polDestroy),

@@ -249,6 +249,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR18DataRules, mcp: true},
 		{build: r18FilesRules, mcp: true},
 		{build: r18CompromisedRules},
+		{build: r18OASTExecRules},
 	}
 }
 
