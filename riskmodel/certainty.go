@@ -154,6 +154,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"net.bulk-delete-request":  a(polProd + "; " + polDestroy),
 		"net.lookalike-host":       d(polRemote),
 		"net.oast-callback":        d(polExfil), // r18_oast_exec.go
+		"net.hub-data-upload":      d(polExfil), // r18_hubupload.go
 		"mcp.lookalike-host":       d(polRemote),
 		"net.tunnel":               d(polTunnel),
 		"data.shared-remote-gc":    d(polDestroy),

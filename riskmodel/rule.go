@@ -250,6 +250,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r18FilesRules, mcp: true},
 		{build: r18CompromisedRules},
 		{build: r18OASTExecRules},
+		{build: r18HubUploadRules},
 	}
 }
 
