@@ -33,6 +33,9 @@ func TestB8ExfilTunnels(t *testing.T) {
 		{src: "gh codespace ports visibility 3000:private -c my-space", rule: "", want: Ask, source: "private port"},
 		{src: "gh pr list", want: Allow, source: "gh reads stay routine"},
 		{src: "gh codespace list", want: Allow, source: "gh reads stay routine"},
+		{src: "ttyd -i lo -p 7681 bash", want: Ask, source: "ttyd on the loopback interface by name (lo): not exposed"},
+		{src: "ttyd -i lo0 zsh", want: Ask, source: "macOS's loopback interface"},
+		{src: "ttyd -i eth0 bash", want: Deny, rule: "net.tunnel", source: "a real interface"},
 	})
 }
 
