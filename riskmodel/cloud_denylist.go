@@ -194,12 +194,17 @@ var cloudDenyRows = table[map[string][]cloudDenyRow]{build: func() map[string][]
 		{"flyctl", "tigris destroy", nil, "deletes a bucket"},
 		{"heroku", "pg:backups:delete", nil, "deletes a database backup"},
 	}
+	return cloudRowsByCLI(rows)
+}}
+
+// cloudRowsByCLI groups deny-list rows by their CLI, the key cloudRowMatch looks them up by.
+func cloudRowsByCLI(rows []cloudDenyRow) map[string][]cloudDenyRow {
 	t := map[string][]cloudDenyRow{}
 	for _, r := range rows {
 		t[r.cli] = append(t[r.cli], r)
 	}
 	return t
-}}
+}
 
 // cloudCLIOps is what a cloud CLI call does: what cloudCLIOpsByName knows of its CLI, or, for
 // a call it does not judge (a CLI or a command it has no verbs for: oci, hcloud, linode-cli,
@@ -246,19 +251,33 @@ func cloudCommandWords(s *Segment) []string {
 // cloudDenyListed says what a cloud CLI call certainly does that docs/policy.md denies, by
 // the table, or "".
 func cloudDenyListed(s *Segment) string {
-	name := s.Name()
-	if n, ok := cloudAliases.get()[name]; ok {
+	name, r, extra, ok := cloudRowMatch(cloudDenyRows.get(), s)
+	if !ok {
+		return ""
+	}
+	if extra != "" {
+		extra = " (" + extra + ")"
+	}
+	return name + " " + r.path + " " + r.why + extra
+}
+
+// cloudRowMatch finds the first of rows whose command path begins the call's command words
+// and whose condition holds: the CLI's name (an alias resolved), the row, and what the
+// condition said. An alias to "" (awslocal, LocalStack's wrapper) is no cloud CLI.
+func cloudRowMatch(rows map[string][]cloudDenyRow, s *Segment) (name string, row cloudDenyRow, extra string, ok bool) {
+	name = s.Name()
+	if n, found := cloudAliases.get()[name]; found {
 		if n == "" {
-			return ""
+			return "", cloudDenyRow{}, "", false
 		}
 		name = n
 	}
-	rows := cloudDenyRows.get()[name]
-	if len(rows) == 0 {
-		return ""
+	rs := rows[name]
+	if len(rs) == 0 {
+		return "", cloudDenyRow{}, "", false // before cloudCommandWords: a segment may have no words
 	}
 	path := strings.Join(cloudCommandWords(s), " ") + " "
-	for _, r := range rows {
+	for _, r := range rs {
 		if !strings.HasPrefix(path, r.path+" ") {
 			continue
 		}
@@ -267,11 +286,10 @@ func cloudDenyListed(s *Segment) string {
 			if extra = r.cond(s); extra == "" {
 				continue
 			}
-			extra = " (" + extra + ")"
 		}
-		return name + " " + r.path + " " + r.why + extra
+		return name, r, extra, true
 	}
-	return ""
+	return "", cloudDenyRow{}, "", false
 }
 
 // flagIs is a condition met when the call has one of the flags.

@@ -92,23 +92,31 @@ var mcpR13TypeKeys = wordSet{words: `text value input keys`}
 // mcpR13TargetKeys are the arguments that describe the element typed into.
 var mcpR13TargetKeys = wordSet{words: `element selector label name target description field placeholder`}
 
-// deleteConfirmTyped reports typing a name into a deletion-confirmation field.
-func (c *mcpCtx) deleteConfirmTyped() string {
+// typedInto returns what a browser typing call types and the description of the field it
+// types into, when that description matches label; "" and "" otherwise. The deletion-dialog
+// rules (deleteConfirmTyped, confirmFieldTyped) differ only in the label and in what they
+// accept as typed.
+func (c *mcpCtx) typedInto(label *regexp.Regexp) (target, typed string) {
 	if !c.browser || !mcpAnyWord(c.toolWords, mcpWordSet("type fill input enter")) {
-		return ""
+		return "", ""
 	}
-	target, typed := "", ""
 	for _, a := range c.args {
 		if !a.str || a.depth > 2 {
 			continue
 		}
 		switch {
-		case mcpR13TargetKeys.has(a.nkey) && mcpR13ConfirmField.get().MatchString(mcpClip(a.val, 512)):
+		case mcpR13TargetKeys.has(a.nkey) && label.MatchString(mcpClip(a.val, 512)):
 			target = a.val
 		case mcpR13TypeKeys.has(a.nkey):
 			typed = strings.TrimSpace(a.val)
 		}
 	}
+	return target, typed
+}
+
+// deleteConfirmTyped reports typing a name into a deletion-confirmation field.
+func (c *mcpCtx) deleteConfirmTyped() string {
+	target, typed := c.typedInto(mcpR13ConfirmField.get())
 	if target == "" || typed == "" || strings.ContainsAny(typed, " \n") && !strings.EqualFold(typed, "delete my project") {
 		return ""
 	}

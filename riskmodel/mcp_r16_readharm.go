@@ -276,21 +276,7 @@ var mcpR16ConfirmValue = table[*regexp.Regexp]{build: func() *regexp.Regexp {
 // confirmFieldTyped reports typing an owner/name slug or a destroy verb into a field whose
 // label only says it confirms: the deletion dialogs of forges and consoles.
 func (c *mcpCtx) confirmFieldTyped() string {
-	if !c.browser || !mcpAnyWord(c.toolWords, mcpWordSet("type fill input enter")) {
-		return ""
-	}
-	target, typed := "", ""
-	for _, a := range c.args {
-		if !a.str || a.depth > 2 {
-			continue
-		}
-		switch {
-		case mcpR13TargetKeys.has(a.nkey) && mcpR16ConfirmLabel.get().MatchString(mcpClip(a.val, 512)):
-			target = a.val
-		case mcpR13TypeKeys.has(a.nkey):
-			typed = strings.TrimSpace(a.val)
-		}
-	}
+	target, typed := c.typedInto(mcpR16ConfirmLabel.get())
 	if target == "" || typed == "" || strings.Contains(strings.ToLower(target), "password") || strings.Contains(strings.ToLower(target), "email") ||
 		!mcpR16ConfirmValue.get().MatchString(typed) {
 		return ""

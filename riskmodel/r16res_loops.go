@@ -51,15 +51,24 @@ func repeatedIn(c *execCtx, s *Segment) repetition {
 	return repetition{}
 }
 
-// seqCount is how many numbers seq prints for its operands, 0 when they are not numbers.
-func seqCount(ops []string) float64 {
-	var nums []float64
+// numbers parses every operand as a number; ok is false when one is not (an option such as
+// seq -w or jot -r, or a variable), so nothing is counted.
+func numbers(ops []string) (nums []float64, ok bool) {
 	for _, o := range ops {
 		v, err := strconv.ParseFloat(o, 64)
 		if err != nil {
-			return 0
+			return nil, false
 		}
 		nums = append(nums, v)
+	}
+	return nums, true
+}
+
+// seqCount is how many numbers seq prints for its operands, 0 when they are not numbers.
+func seqCount(ops []string) float64 {
+	nums, ok := numbers(ops)
+	if !ok {
+		return 0
 	}
 	switch len(nums) {
 	case 1:

@@ -129,7 +129,7 @@ func mcpProdHostRemoval(c *mcpCtx) string {
 	}
 	if target == "" && mcpAnyWord(c.toolWords, mcpWordSet("domain domains")) && mcpRemoveVerbs.has(verb) {
 		for _, a := range c.args {
-			if a.str && (a.nkey == "domain" || a.nkey == "name" || a.nkey == "hostname") && strings.Contains(a.val, ".") && !hasAnySuffix(strings.ToLower(a.val), mcpPlatformDomains) {
+			if a.str && (a.nkey == "domain" || a.nkey == "name" || a.nkey == "hostname") && strings.Contains(a.val, ".") && !hasSuffixAny(strings.ToLower(a.val), mcpPlatformDomains) {
 				target = "the custom domain " + mcpCleanText(a.val, 60)
 			}
 		}
@@ -138,15 +138,6 @@ func mcpProdHostRemoval(c *mcpCtx) string {
 		return ""
 	}
 	return fmt.Sprintf("it %ss a production target (%s) on a hosting platform: the live service goes down", verb, target)
-}
-
-func hasAnySuffix(s string, sufs []string) bool {
-	for _, x := range sufs {
-		if strings.HasSuffix(s, x) {
-			return true
-		}
-	}
-	return false
 }
 
 func mcpR16ResRules() []*Rule {

@@ -107,7 +107,7 @@ var r16SecOffRows = table[map[string][]cloudDenyRow]{build: func() map[string][]
 		{"az", "postgres server update", argHas("--ssl-enforcement disabled", "--ssl-enforcement=disabled"), "switches the server's TLS requirement off"},
 		{"az", "mysql server update", argHas("--ssl-enforcement disabled", "--ssl-enforcement=disabled"), "switches the server's TLS requirement off"},
 	}
-	return r16RowsByCLI(rows)
+	return cloudRowsByCLI(rows)
 }}
 
 // r16ExposeRows are the calls that share stored data with everyone or with another owner:
@@ -136,43 +136,20 @@ var r16ExposeRows = table[map[string][]cloudDenyRow]{build: func() map[string][]
 		{"gsutil", "iam ch", outsideMemberArg, "grants a person's free mailbox access to the bucket"},
 		{"gsutil", "acl ch", outsideMemberArg, "grants a person's free mailbox access to the objects"},
 	}
-	return r16RowsByCLI(rows)
+	return cloudRowsByCLI(rows)
 }}
 
-func r16RowsByCLI(rows []cloudDenyRow) map[string][]cloudDenyRow {
-	t := map[string][]cloudDenyRow{}
-	for _, r := range rows {
-		t[r.cli] = append(t[r.cli], r)
-	}
-	return t
-}
-
-// r16RowMatch says what a call does by one of the rows, "" when no row's path and condition
-// hold.
+// r16RowMatch says what a call does by one of the rows (cloudRowMatch), "" when no row's
+// path and condition hold.
 func r16RowMatch(rows map[string][]cloudDenyRow, s *Segment) string {
-	name := s.Name()
-	if n, ok := cloudAliases.get()[name]; ok && n != "" {
-		name = n
-	}
-	rs := rows[name]
-	if len(rs) == 0 {
+	name, r, extra, ok := cloudRowMatch(rows, s)
+	if !ok {
 		return ""
 	}
-	path := strings.Join(cloudCommandWords(s), " ") + " "
-	for _, r := range rs {
-		if !strings.HasPrefix(path, r.path+" ") {
-			continue
-		}
-		extra := ""
-		if r.cond != nil {
-			if extra = r.cond(s); extra == "" {
-				continue
-			}
-			extra = " (" + capText(extra) + ")"
-		}
-		return "Runs " + name + " " + r.path + ", which " + r.why + extra
+	if extra != "" {
+		extra = " (" + capText(extra) + ")"
 	}
-	return ""
+	return "Runs " + name + " " + r.path + ", which " + r.why + extra
 }
 
 // optIs is met when the option's value, unquoted and lower-cased, is one of values.

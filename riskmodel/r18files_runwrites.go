@@ -183,7 +183,7 @@ func r18LookalikeRepo(content string, build bool) (string, string) {
 		if of, ok := cat.ImitatedName(h, nil); ok {
 			return u, of
 		}
-		label, _ := registrableLabel18(h)
+		label, _ := catalog.RegistrableLabel(h)
 		words := strings.FieldsFunc(label, func(r rune) bool { return r == '-' || r == '_' })
 		if len(words) < 2 {
 			continue
@@ -205,23 +205,6 @@ func r18LookalikeRepo(content string, build bool) (string, string) {
 		}
 	}
 	return "", ""
-}
-
-// registrableLabel18 is the label of h before its public suffix (a two-letter country code
-// after co/com/net/org counts with it), as catalog's look-alike reading takes it.
-func registrableLabel18(h string) (string, string) {
-	parts := strings.Split(strings.TrimSuffix(strings.ToLower(h), "."), ".")
-	if len(parts) < 2 {
-		return "", ""
-	}
-	i := len(parts) - 2
-	if len(parts) >= 3 && len(parts[len(parts)-1]) == 2 {
-		switch parts[len(parts)-2] {
-		case "co", "com", "net", "org", "edu", "gov", "ac", "or", "ne":
-			i = len(parts) - 3
-		}
-	}
-	return parts[i], strings.Join(parts[i+1:], ".")
 }
 
 // runFileRemoteCode finds a written run file whose commands the exec analysis finds running

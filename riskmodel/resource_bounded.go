@@ -104,28 +104,17 @@ func wordCount(w *syntax.Word) float64 {
 	if !ok || len(call.Args) < 2 {
 		return 0
 	}
-	var nums []float64
+	ops := make([]string, 0, len(call.Args)-1)
 	for _, a := range call.Args[1:] {
-		v, err := strconv.ParseFloat(litWord(a), 64)
-		if err != nil {
-			return 0 // an option (seq -w, jot -r) or a variable: not counted
-		}
-		nums = append(nums, v)
+		ops = append(ops, litWord(a))
 	}
 	switch baseName(litWord(call.Args[0])) {
 	case "seq": // seq LAST, seq FIRST LAST, seq FIRST INCR LAST
-		switch len(nums) {
-		case 1:
-			return nums[0]
-		case 2:
-			return nums[1] - nums[0] + 1
-		case 3:
-			if nums[1] > 0 {
-				return (nums[2]-nums[0])/nums[1] + 1
-			}
-		}
+		return seqCount(ops) // an option (seq -w) or a variable: not counted
 	case "jot": // jot REPS …
-		return nums[0]
+		if nums, ok := numbers(ops); ok {
+			return nums[0]
+		}
 	}
 	return 0
 }

@@ -39,10 +39,10 @@ func skeletonASCII(s string) string {
 	return s
 }
 
-// registrableLabel returns the label of h before its public suffix, with the suffix: for
+// RegistrableLabel returns the label of h before its public suffix, with the suffix: for
 // pypi.acme-lnternal.net "acme-lnternal" and "net"; a two-level country suffix (co.uk,
 // com.cn, edu.au) counts as one.
-func registrableLabel(h string) (label, suffix string) {
+func RegistrableLabel(h string) (label, suffix string) {
 	parts := strings.Split(strings.TrimSuffix(strings.ToLower(h), "."), ".")
 	if len(parts) < 2 {
 		return "", ""
@@ -62,7 +62,7 @@ func registrableLabel(h string) (label, suffix string) {
 func (c *Catalog) vendorLabels() map[string]string {
 	out := map[string]string{"npm": "npmjs.org", "pypi": "pypi.org"}
 	add := func(h string) {
-		if l, _ := registrableLabel(h); len(l) >= 4 {
+		if l, _ := RegistrableLabel(h); len(l) >= 4 {
 			if _, dup := out[l]; !dup {
 				out[l] = h
 			}
@@ -99,13 +99,13 @@ func (c *Catalog) ImitatedName(host string, names []string) (imitates string, ok
 			return "", false
 		}
 	}
-	label, suffix := registrableLabel(host)
+	label, suffix := RegistrableLabel(host)
 	if label == "" {
 		return "", false
 	}
 	sk := skeletonASCII(label + "." + suffix)
 	for l, h := range vendors {
-		if hl, hs := registrableLabel(h); hl == l && skeletonASCII(hl+"."+hs) == sk {
+		if hl, hs := RegistrableLabel(h); hl == l && skeletonASCII(hl+"."+hs) == sk {
 			return h, true // npmjs.corn, pypl.org
 		}
 	}
