@@ -1,0 +1,107 @@
+package riskmodel
+
+import (
+	"path"
+	"strings"
+)
+
+// Certainty conditions for the anti-forensics of Atomic Red Team's Linux/macOS tests
+// (T1070.002 Clear Linux or Mac System Logs, T1070.003 Clear Command History, T1485 Data
+// Destruction): writes the rules already rate high whose effect the words make known.
+// docs/policy.md denies disabling audit logging and destruction of data the user never
+// mentioned; an overwrite of a log, a mailbox or a history file destroys what it held.
+
+// logClobber says why a write is certain: it replaces a system log, a container's log, a
+// mail spool or a shell history with new content (`echo ” > /var/log/messages`,
+// `dd of=/var/log/syslog`, `: > /var/spool/mail/root`). Appending (>>) keeps what was there
+// and is not certain.
+func logClobber(c *execCtx, s *Segment) string {
+	var clobbered []string
+	for _, r := range s.Redirs {
+		switch r.Op {
+		case ">", ">|", "&>":
+			if r.Target != "" && r.Target != "/dev/null" {
+				clobbered = append(clobbered, r.Target)
+			}
+		}
+	}
+	if s.Name() == "dd" && !strings.Contains(strings.Join(s.Args, " "), "notrunc") {
+		for _, a := range s.Args[1:] {
+			if of, ok := strings.CutPrefix(a, "of="); ok {
+				clobbered = append(clobbered, of)
+			}
+		}
+	}
+	for _, t := range c.targets(clobbered) {
+		if t.abs == "" {
+			continue
+		}
+		if why := recordWiped(t.abs); why != "" {
+			return why
+		}
+	}
+	return logWipe(c, clobbered)
+}
+
+// recordWiped names what overwriting abs destroys beyond /var/log and the shell histories
+// (logWipe's): a container engine's per-container logs and the system's mail spools.
+func recordWiped(abs string) string {
+	if strings.HasPrefix(abs, "/var/lib/docker/containers/") && strings.HasSuffix(abs, "-json.log") {
+		return "it erases " + abs + ", a container's log (docs/policy.md: disabling audit logging)"
+	}
+	for _, spool := range []string{"/var/spool/mail/", "/var/mail/"} {
+		if strings.HasPrefix(abs, spool) && len(abs) > len(spool) {
+			return "it overwrites " + abs + ", a user's mailbox (docs/policy.md: destruction of data the user never mentioned)"
+		}
+	}
+	return ""
+}
+
+// containerLogsTruncated is truncatedLogs for the container engine's logs
+// (truncate -s 0 /var/lib/docker/containers/*/*-json.log).
+func containerLogsTruncated(c *execCtx, s *Segment) string {
+	if s.Name() != "truncate" {
+		return ""
+	}
+	for _, t := range c.targets(s.positional(0, "-s", "--size", "-r", "--reference")) {
+		p := t.abs
+		if strings.HasPrefix(t.arg, "/") && strings.ContainsAny(t.arg, "*?[") {
+			p = t.arg // a glob (/var/lib/docker/containers/*/*-json.log) resolves to its fixed prefix
+		}
+		if why := recordWiped(p); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// historyNulled says why a link is certain: it points a shell history at /dev/null, so
+// nothing typed is recorded again (ln -sf /dev/null ~/.bash_history; ATT&CK T1070.003).
+func historyNulled(c *execCtx, s *Segment) string {
+	if s.Name() != "ln" {
+		return ""
+	}
+	p := s.positional(0, "-t", "--target-directory", "-S", "--suffix")
+	if len(p) != 2 || p[0] != "/dev/null" {
+		return ""
+	}
+	if t := c.target(p[1]); t.abs != "" && historyFiles.has(path.Base(t.abs)) {
+		return "it links " + t.abs + " to /dev/null, so the command history is no longer kept (docs/policy.md: disabling audit logging)"
+	}
+	return ""
+}
+
+// yesUnbounded says why `yes` is certain resource exhaustion: its output goes nowhere that
+// stops it (a file or /dev/null, no reader that exits), so it runs on one core for ever
+// (ATT&CK T1496 Resource Hijacking's CPU load).
+func yesUnbounded(s *Segment) string {
+	if s.Name() != "yes" {
+		return ""
+	}
+	for _, r := range s.Redirs {
+		if r.Op == ">" || r.Op == ">>" || r.Op == "&>" {
+			return "`yes` writes into " + r.Target + " without end (docs/policy.md: resource exhaustion)"
+		}
+	}
+	return ""
+}
