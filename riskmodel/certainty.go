@@ -205,13 +205,15 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.apex-callout-records":   d(polExfil),
 
 		// credentials
-		"cred.password-prompt":       d(polCred),
-		"cred.metadata":              d(polCred),
-		"mcp.metadata-url":           d(polCred),
-		"cred.local-service":         a(polProd),
-		"mcp.local-service":          a(polProd),
-		"cred.read":                  d(polCred),
-		"cred.hunt-dump":             d(polCred),    // r13exec_hunt.go
+		"cred.password-prompt": d(polCred),
+		"cred.metadata":        d(polCred),
+		"mcp.metadata-url":     d(polCred),
+		"cred.local-service":   a(polProd),
+		"mcp.local-service":    a(polProd),
+		"cred.read":            d(polCred),
+		"cred.hunt-dump":       d(polCred), // r13exec_hunt.go
+		"cred.home-archive": {class: contextual, policy: polMoveData + "; " + polExfil, // r19atomic_host.go
+			when: "the copy is piped to a program that sends it to another machine", exec: homeArchiveSent},
 		"backup.destroy":             d(polDestroy), // r14exec_backup.go
 		"vcs.push-secret":            d(polExfil),   // r14exec_gitsecret.go
 		"vcs.commit-secret":          a(polExfil + " (committed, not yet pushed)"),

@@ -105,3 +105,68 @@ func yesUnbounded(s *Segment) string {
 	}
 	return ""
 }
+
+// tarCreatedArchive returns the archive file a tar run creates or appends to, in every
+// spelling tar(1) accepts: -f FILE and --file=FILE, a short-option cluster ending in f
+// (-cvzf FILE), and the old style with no dash (czf FILE). ok is false when it creates
+// nothing or names no file.
+func tarCreatedArchive(s *Segment) (string, bool) {
+	args := s.Args[min(1, len(s.Args)):]
+	creates := s.hasFlag("cr", "--create", "--append")
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' && strings.Trim(args[0], "cruxtvzjJfpPhO") == "" {
+		if !strings.ContainsAny(args[0], "cr") {
+			return "", false
+		}
+		if strings.ContainsRune(args[0], 'f') && len(args) > 1 {
+			return args[1], true // old style: tar czf FILE …
+		}
+		return "", false
+	}
+	if !creates {
+		return "", false
+	}
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return "", false
+		case strings.HasPrefix(a, "--file="):
+			return a[len("--file="):], true
+		case a == "--file" && i+1 < len(args):
+			return args[i+1], true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "f") && i+1 < len(args):
+			return args[i+1], true // -f FILE, -cvzf FILE
+		case len(a) > 2 && a[0] == '-' && a[1] == 'f':
+			return a[2:], true // -fFILE
+		}
+	}
+	return "", false
+}
+
+// slashFreeStamps are commands whose output never holds a slash: the date and time, a
+// UUID, the host or user name, a short commit id. A $(…) of one inside a file name keeps the
+// file in the directory the rest of the path names.
+var slashFreeStamps = []string{"date", "uuidgen", "hostname", "whoami", "id", "uname"}
+
+// stampedNameDir resolves a write target whose only unresolved part is a time stamp or
+// similar in its last path component (/tmp/coverage-$(date +%s).tgz): it returns the
+// target with its name replaced by a fixed one, ok false when the name is not of that shape or a
+// substitution in the segment could print a slash.
+func stampedNameDir(c *execCtx, s *Segment, t target) (target, bool) {
+	if t.zone != ZoneUnknown || len(s.Feeds) == 0 {
+		return target{}, false
+	}
+	dir, base := path.Split(t.arg)
+	if dir == "" || strings.Contains(dir, "$") || !strings.Contains(base, "$(…)") {
+		return target{}, false
+	}
+	for _, f := range s.Feeds {
+		if !slicesContains(slashFreeStamps, f.Name()) || f.Name() == "date" && strings.Contains(strings.Join(f.Args, " "), "/") {
+			return target{}, false
+		}
+	}
+	d := c.target(dir + "stamp") // a file in that directory, as the stamped name is
+	if d.zone == ZoneUnknown {
+		return target{}, false
+	}
+	return d, true
+}

