@@ -198,3 +198,42 @@ func TestClassR19HomeSearchNotArchive(t *testing.T) {
 		{`rg -l 'useState' ~/`, Allow, "", "cred.home-archive"},
 	})
 }
+
+// Class 11: a SQLite URI filename (sqlite.org/uri.html: file:PATH?query) names the file it
+// opens: a browser's password store opened that way is read like its bare path.
+func TestClassR19SqliteURI(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`sqlite3 "file:$HOME/.config/chromium/Default/Login Data?mode=ro" "select username_value from logins"`, Deny, "cred.read", ""},
+		{`sqlite3 'file:///home/dev/.mozilla/firefox/abc.default/logins.json?immutable=1' .dump`, Deny, "cred.read", ""},
+		// Neighbour: the project's own database through a URI.
+		{`sqlite3 "file:./var/app.sqlite?mode=ro" ".schema"`, Allow, "", "cred.read"},
+	})
+}
+
+// Class 12: the history file named by $HISTFILE emptied, deleted or linked away, whatever the
+// variable holds (ATT&CK T1070.003).
+func TestClassR19HistfileWipe(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`cat /dev/null > "$HISTFILE"`, Deny, "host.history-wipe", ""},
+		{`truncate -s0 ${HISTFILE}`, Deny, "host.history-wipe", ""},
+		{`rm -f $HISTFILE`, Deny, "host.history-wipe", ""},
+		// Neighbours: reading it, appending to it.
+		{`echo "history is kept in $HISTFILE"`, Allow, "", "host.history-wipe"},
+		{`echo 'make test' >> "$HISTFILE"`, Ask, "", "host.history-wipe"},
+	})
+}
+
+// Class 13: a Chromium-family browser started with remote debugging on the user's own
+// profile exposes every logged-in session (ATT&CK T1539); a headless or throwaway-profile
+// browser for tests does not.
+func TestClassR19BrowserDebugSession(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`brave-browser --remote-debugging-port=9333`, Deny, "host.credential-dump", ""},
+		{`open -a "Microsoft Edge" --args --remote-debugging-port=9229 --restore-last-session`, Deny, "host.credential-dump", ""},
+		{`"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" --remote-debugging-pipe`, Deny, "host.credential-dump", ""},
+		// Neighbours: headless, a throwaway profile, no debugging.
+		{`chromium --headless --remote-debugging-port=9222 --dump-dom http://localhost:8080`, Ask, "", "host.credential-dump"},
+		{`google-chrome --user-data-dir=$(mktemp -d) --remote-debugging-port=9222 http://localhost:5173`, Ask, "", "host.credential-dump"},
+		{`open -a "Google Chrome" http://localhost:5173`, Allow, "", "host.credential-dump"},
+	})
+}

@@ -170,3 +170,30 @@ func stampedNameDir(c *execCtx, s *Segment, t target) (target, bool) {
 	}
 	return d, true
 }
+
+// sqliteURIPath is the file a SQLite URI filename names (sqlite.org/uri.html: file:PATH
+// with an optional ?query and #fragment, file://localhost/PATH): sqlite3
+// "file:$HOME/…/Login Data?immutable=1" opens Chrome's password store as surely as the bare
+// path does (ATT&CK T1555.003). Other commands' arguments are returned as they are.
+func sqliteURIPath(name, a string) string {
+	switch name {
+	case "sqlite3", "sqlite", "sqlcipher", "duckdb", "litecli", "sqlite-utils":
+	default:
+		return a
+	}
+	rest, ok := strings.CutPrefix(a, "file:")
+	if !ok {
+		return a
+	}
+	rest = strings.TrimPrefix(rest, "//localhost")
+	if strings.HasPrefix(rest, "///") {
+		rest = rest[2:] // file:///home/…: an empty authority
+	}
+	if strings.HasPrefix(rest, "//") {
+		return a // an authority other than localhost is not a local file
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.ReplaceAll(rest, "%20", " ")
+}

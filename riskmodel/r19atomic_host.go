@@ -314,8 +314,11 @@ func r19AtomicHostRules() []*Rule {
 		},
 		{
 			ID: "host.credential-dump", Level: Critical, Category: CatCredentialAccess,
-			Message: "Runs a tool whose job is to dump stored passwords or hashes",
+			Message: "Runs a tool whose job is to dump stored passwords or hashes, or opens the user's browser sessions to remote debugging",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
+				if why := browserSessionExposed(s); why != "" {
+					return capText(joinArgs(s.Args)) + " " + why, true
+				}
 				if n := toolScriptName(s); n != "" && slices.Contains(credentialDumpers, n) {
 					return "Runs " + n + ", a tool that dumps stored passwords, hashes or browser logins", true
 				}
@@ -411,4 +414,83 @@ func r19HomeArchiveRules() []*Rule {
 			return "", false
 		},
 	}}
+}
+
+// histfileWords are the spellings of the variable bash and zsh keep the history file's path
+// in (bash(1) HISTFILE, zshparam(1) HISTFILE).
+var histfileWords = []string{"$HISTFILE", "${HISTFILE}", `"$HISTFILE"`, `"${HISTFILE}"`}
+
+// histfileWiped says why a segment empties or deletes the file $HISTFILE names: whatever the
+// variable holds, the command history goes (ATT&CK T1070.003, Clear Command History).
+func histfileWiped(s *Segment) string {
+	for _, r := range s.Redirs {
+		if (r.Op == ">" || r.Op == ">|" || r.Op == "&>") && slices.Contains(histfileWords, r.Target) {
+			return "empties $HISTFILE, the shell's command history"
+		}
+	}
+	switch s.Name() {
+	case "rm", "shred", "truncate", "unlink", "srm":
+		for _, a := range s.Args[1:] {
+			if slices.Contains(histfileWords, a) {
+				return "deletes or empties $HISTFILE, the shell's command history"
+			}
+		}
+	case "ln":
+		if p := s.positional(0); len(p) == 2 && p[0] == "/dev/null" && slices.Contains(histfileWords, p[1]) {
+			return "links $HISTFILE to /dev/null, so the command history is no longer kept"
+		}
+	}
+	return ""
+}
+
+func r19HistoryRules() []*Rule {
+	return []*Rule{{
+		ID: "host.history-wipe", Level: Critical, Category: CatSecurityWeakening,
+		Message: "Empties or deletes the shell's command history through $HISTFILE",
+		exec: func(c *execCtx, s *Segment) (string, bool) {
+			if why := histfileWiped(s); why != "" {
+				return capText(joinArgs(s.Args)) + " " + why, true
+			}
+			return "", false
+		},
+	}}
+}
+
+// chromiumBrowsers are the program names of Chromium-family browsers on Linux and macOS
+// (the macOS app's executable is named like the app).
+var chromiumBrowsers = []string{"google-chrome", "google-chrome-stable", "google-chrome-beta", "chrome", "chromium", "chromium-browser",
+	"google chrome", "google chrome canary", "chromium", "msedge", "microsoft-edge", "microsoft edge", "brave", "brave-browser",
+	"brave browser", "opera", "vivaldi"}
+
+// browserSessionExposed says why starting a browser is certain credential access: it opens a
+// remote-debugging port (or pipe) on the user's own profile (no --user-data-dir, not
+// headless), through which any local program reads every logged-in session's cookies
+// (ATT&CK T1539 Steal Web Session Cookie; T1185). `open -a "Google Chrome" --args …` counts.
+// A test browser on a throwaway profile (Playwright, Puppeteer, --headless) does not.
+func browserSessionExposed(s *Segment) string {
+	args := s.Args
+	name := strings.ToLower(s.Name())
+	if name == "open" {
+		app, ok := optValue(s.Args[1:], "-a")
+		if !ok {
+			return ""
+		}
+		name = strings.ToLower(strings.TrimSuffix(path.Base(app), ".app"))
+	}
+	if !slices.Contains(chromiumBrowsers, name) {
+		return ""
+	}
+	debug := false
+	for _, a := range args[1:] {
+		switch {
+		case strings.HasPrefix(a, "--user-data-dir"), strings.HasPrefix(a, "--headless"):
+			return ""
+		case strings.HasPrefix(a, "--remote-debugging-port"), strings.HasPrefix(a, "--remote-debugging-pipe"):
+			debug = true
+		}
+	}
+	if !debug {
+		return ""
+	}
+	return "starts " + name + " with remote debugging on the user's own profile, exposing every logged-in session's cookies"
 }

@@ -251,7 +251,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r18CompromisedRules},
 		{build: r18OASTExecRules},
 		{build: r18HubUploadRules},
-		{build: r19AtomicHostRules}, {build: r19HomeArchiveRules},
+		{build: r19AtomicHostRules}, {build: r19HomeArchiveRules}, {build: r19HistoryRules},
 	}
 }
 
