@@ -51,10 +51,13 @@ var winHarms = table[[]winHarm]{build: func() []winHarm {
 // schtasksHarm: schtasks only creates something with /create (its /query is a read).
 func winHarmOf(s *Segment) (winHarm, bool) {
 	n := strings.ToLower(s.Name())
-	text := strings.ReplaceAll(strings.ToLower(strings.Join(s.Args[1:], " ")), `\`, "")
+	text, joined := "", false
 	for _, h := range winHarms.get() {
 		if !slices.Contains(h.names, n) {
 			continue
+		}
+		if !joined { // only for a program some row names: most segments never get here
+			text, joined = strings.ReplaceAll(strings.ToLower(strings.Join(s.Args[1:], " ")), `\`, ""), true
 		}
 		if n == "schtasks" && !strings.Contains(text, "/create") {
 			continue
