@@ -286,6 +286,15 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			ctx = ctx.with(name)
 			seg.Args = rest
 			continue
+		case launcherArgOpts.get()[name] != nil:
+			rest, _ := launcherArgv(name, args[1:])
+			if len(rest) == 0 {
+				x.add(seg, ctx)
+				return seg
+			}
+			ctx = ctx.with(name)
+			seg.Args = rest
+			continue
 		case name == "command":
 			rest := args[1:]
 			if len(rest) > 0 && (rest[0] == "-v" || rest[0] == "-V") {
@@ -413,6 +422,7 @@ func embeddedCommands(s *Segment) []string {
 		return ""
 	}
 	out = append(out, sqliteCodes(s)...)
+	out = append(out, launcherCodes(s)...)
 	out = append(out, dbClientCodes(s)...)
 	out = append(out, packageScriptCodes(s)...)
 	out = append(out, appCodeCommands(s)...)
