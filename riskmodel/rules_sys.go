@@ -447,15 +447,19 @@ var minerNames = table[map[string]bool]{build: func() map[string]bool {
 // miningPools are the domains of public cryptocurrency mining pools (xmrig's and the pools'
 // own setup pages, miningpoolstats.stream): a program pointed at one mines, whatever it is
 // called.
-var miningPools = []string{"minexmr.com", "supportxmr.com", "nanopool.org", "moneroocean.stream", "hashvault.pro",
-	"c3pool.com", "c3pool.org", "2miners.com", "f2pool.com", "ethermine.org", "nicehash.com", "unmineable.com",
-	"herominers.com", "xmrpool.eu", "dwarfpool.com", "viabtc.com", "antpool.com", "slushpool.com", "braiins.com",
-	"poolin.com", "flypool.org", "miningpoolhub.com", "kryptex.network", "woolypooly.com", "zpool.ca",
-	"prohashing.com", "minergate.com", "p2pool.io", "xmrfast.com", "monerohash.com", "herominers.net"}
+var miningPools = table[map[string]bool]{build: func() map[string]bool {
+	return words("minexmr.com supportxmr.com nanopool.org moneroocean.stream hashvault.pro c3pool.com c3pool.org " +
+		"2miners.com f2pool.com ethermine.org nicehash.com unmineable.com herominers.com xmrpool.eu dwarfpool.com " +
+		"viabtc.com antpool.com slushpool.com braiins.com poolin.com flypool.org miningpoolhub.com kryptex.network " +
+		"woolypooly.com zpool.ca prohashing.com minergate.com p2pool.io xmrfast.com monerohash.com herominers.net")
+}}
 
 // miningPoolHost returns the host of a word naming a mining pool (pool.supportxmr.com:443,
 // stratum+ssl://xmr.2miners.com:12222, -o=gulf.moneroocean.stream:10128), or "".
 func miningPoolHost(a string) string {
+	if strings.IndexByte(a, '.') < 0 {
+		return "" // most words: no host in them
+	}
 	if i := strings.IndexByte(a, '='); i >= 0 && strings.HasPrefix(a, "-") {
 		a = a[i+1:]
 	}
@@ -472,10 +476,14 @@ func miningPoolHost(a string) string {
 		a = a[:i]
 	}
 	h := strings.ToLower(a)
-	for _, p := range miningPools {
-		if h == p || strings.HasSuffix(h, "."+p) {
-			return h
+	d := h // the last two labels: every pool above is registered at that depth
+	if i := strings.LastIndexByte(h, '.'); i > 0 {
+		if j := strings.LastIndexByte(h[:i], '.'); j >= 0 {
+			d = h[j+1:]
 		}
+	}
+	if miningPools.get()[d] {
+		return h
 	}
 	return ""
 }
