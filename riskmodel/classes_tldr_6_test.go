@@ -238,6 +238,9 @@ func TestClassTldr6Risky(t *testing.T) {
 		{`termdown 5m --exec-cmd 'rm -rf build'`, Ask, "cmd.unknown", "termdown --exec-cmd"},
 		{`foreman start`, Ask, "cmd.unknown", "foreman start runs the Procfile"},
 		{`nordvpn connect Germany`, Ask, "cmd.unknown", "nordvpn connect"},
+		{`radeontop --dump ~/.bashrc`, Deny, "fs.write.startup-option", "radeontop --dump into a startup file"},
+		{`pstoedit -gs ./evil.sh -f svg in.ps out.svg`, Ask, "cmd.unknown", "pstoedit -gs names the program it runs"},
+		{`abrt-cli info -d 0123abcd`, Ask, "cmd.unknown", "abrt-cli's detailed dump holds the environment"},
 		// Writes the output options name are judged as writes; credentials stay the risk rules'.
 		{`pw-dot --output ~/.bashrc`, Deny, "fs.write.startup", "pw-dot --output into a startup file"},
 		{`vgmstream_cli bgm.adx -o ~/.zshrc`, Deny, "fs.write.startup", "vgmstream_cli -o"},
