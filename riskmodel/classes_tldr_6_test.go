@@ -206,7 +206,7 @@ func TestClassTldr6Risky(t *testing.T) {
 		{`sk --bind 'enter:execute(rm -rf {})'`, Ask, "cmd.unknown", "sk --bind runs commands"},
 		{`tqdm --manpath ~/.local/share/man`, Ask, "cmd.unknown", "tqdm --manpath installs a file"},
 		{`tailscale up --advertise-exit-node`, Ask, "cmd.unknown", "tailscale up"},
-		{`vagrant halt`, Ask, "cmd.unknown", "vagrant halt"},
+		{`vagrant halt`, Ask, "cmd.unknown-risky", "vagrant halt powers the VM down"},
 		{`snyk monitor`, Ask, "cmd.unknown", "snyk monitor uploads a snapshot"},
 		{`faillock --user dev --reset`, Ask, "cmd.unknown", "faillock --reset"},
 		{`prlimit --pid 4242 --nofile=1024:4096`, Ask, "cmd.unknown", "prlimit sets another process's limits"},
