@@ -152,6 +152,10 @@ var tldr5Routine = []struct{ src, tool string }{
 	{`nagios -v /etc/nagios/nagios.cfg`, "nagios"},
 	{`elasticsearch-croneval "0 0/5 * * * ?" --count 3`, "elasticsearch-croneval"},
 	{`i3-msg -t get_workspaces`, "i3-msg"},
+	{`nagios4 -v /etc/nagios4/nagios.cfg`, "nagios4"},
+	{`sc_tracediff -a runs/before.warts runs/after.warts`, "sc_tracediff"},
+	{`sc_wartsfilter -i runs/all.warts -o runs/ping.warts -t ping`, "sc_wartsfilter"},
+	{`ipsumdump --src --dst --length caps/session.pcap`, "ipsumdump"},
 }
 
 func TestClassTldr5Routine(t *testing.T) {
@@ -233,6 +237,8 @@ func TestClassTldr5Risky(t *testing.T) {
 		{`nagios -v -d /etc/nagios/nagios.cfg`, Ask, "cmd.unknown", "nagios -d starts the daemon"},
 		{`knotc conf-read key`, Ask, "cmd.unknown", "knotc conf-read can print TSIG keys"},
 		{`at now + 5 minutes`, Deny, "sys.persistence", "at schedules a job"},
+		{`ipsumdump --interface eth0 -tsSdDp`, Ask, "cmd.unknown", "ipsumdump of a live interface"},
+		{`sc_wartsfilter -i a.warts -o ~/.bashrc -a 192.0.2.5`, Deny, "fs.write.startup", "sc_wartsfilter -o"},
 		{`kubeadm reset`, Ask, "cmd.unknown", "kubeadm reset"},
 		{`bosh -e lab ssh web/0`, Ask, "cmd.unknown", "bosh ssh"},
 		{`hostess add dev.local 127.0.0.1`, Ask, "cmd.unknown", "hostess add changes the hosts file"},
