@@ -156,6 +156,7 @@ var tldr5Routine = []struct{ src, tool string }{
 	{`sc_tracediff -a runs/before.warts runs/after.warts`, "sc_tracediff"},
 	{`sc_wartsfilter -i runs/all.warts -o runs/ping.warts -t ping`, "sc_wartsfilter"},
 	{`ipsumdump --src --dst --length caps/session.pcap`, "ipsumdump"},
+	{`rbenv install --list`, "rbenv"},
 }
 
 func TestClassTldr5Routine(t *testing.T) {
@@ -239,6 +240,7 @@ func TestClassTldr5Risky(t *testing.T) {
 		{`at now + 5 minutes`, Deny, "sys.persistence", "at schedules a job"},
 		{`ipsumdump --interface eth0 -tsSdDp`, Ask, "cmd.unknown", "ipsumdump of a live interface"},
 		{`sc_wartsfilter -i a.warts -o ~/.bashrc -a 192.0.2.5`, Deny, "fs.write.startup", "sc_wartsfilter -o"},
+		{`rbenv install 3.3.0`, Ask, "cmd.unknown", "rbenv: only the listings"},
 		{`kubeadm reset`, Ask, "cmd.unknown", "kubeadm reset"},
 		{`bosh -e lab ssh web/0`, Ask, "cmd.unknown", "bosh ssh"},
 		{`hostess add dev.local 127.0.0.1`, Ask, "cmd.unknown", "hostess add changes the hosts file"},
