@@ -241,6 +241,8 @@ func TestClassTldr5Risky(t *testing.T) {
 		{`ipsumdump --interface eth0 -tsSdDp`, Ask, "cmd.unknown", "ipsumdump of a live interface"},
 		{`sc_wartsfilter -i a.warts -o ~/.bashrc -a 192.0.2.5`, Deny, "fs.write.startup", "sc_wartsfilter -o"},
 		{`rbenv install 3.3.0`, Ask, "cmd.unknown", "rbenv: only the listings"},
+		{`dog monitor mute 88213410 --end 1718900000`, Ask, "cmd.unknown-risky", "Datadog's dog: muting a monitor is not a DNS lookup"},
+		{`drill --benchmark bench.yml --stats`, Ask, "cmd.unknown", "drill the HTTP load tester"},
 		{`kubeadm reset`, Ask, "cmd.unknown", "kubeadm reset"},
 		{`bosh -e lab ssh web/0`, Ask, "cmd.unknown", "bosh ssh"},
 		{`hostess add dev.local 127.0.0.1`, Ask, "cmd.unknown", "hostess add changes the hosts file"},
