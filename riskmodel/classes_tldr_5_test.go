@@ -101,7 +101,6 @@ var tldr5Routine = []struct{ src, tool string }{
 	{`cmctl check api --wait 2m`, "cmctl"},
 	{`etcdctl --endpoints=http://127.0.0.1:2379 endpoint health`, "etcdctl"},
 	{`grafana cli plugins ls`, "grafana"},
-	{`ac -p`, "ac"},
 	{`aconnect --input`, "aconnect"},
 	{`afconvert -f WAVE -d LEI16 audio/in.caf build/out.wav`, "afconvert"},
 	{`androguard axml app/build/app.apk`, "androguard"},
