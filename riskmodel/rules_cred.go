@@ -218,6 +218,11 @@ func credReads(c *execCtx, s *Segment) []string {
 			}
 		}
 	}
+	for _, f := range toolOptionReads(s) { // dd if=, xargs -a, socat FILE:, file:// URLs (toolfiles.go)
+		if p, ok := c.credArg(f, false); ok && !containsStr(out, p) {
+			out = append(out, p)
+		}
+	}
 	if len(out) > 0 && envNamesOnly(s) {
 		// cut -d= -f1 .env prints the variables' names, never their values. Only for NAME=value
 		// files: cut passes a line without the delimiter whole, so a key file would print.
@@ -932,6 +937,9 @@ func credRules() []*Rule {
 // envNamesOnly reports a filter that keeps only the name of each NAME=value line: cut -d=
 // -f1, sed 's/=.*//', awk -F= '{print $1}'. What it passes on holds no value.
 func envNamesOnly(o *Segment) bool {
+	if len(o.Args) < 2 {
+		return false // a bare redirection (zsh's `<file` prints it): no filter at all
+	}
 	args := strings.Join(o.Args[1:], " ")
 	switch o.Name() {
 	case "cut":

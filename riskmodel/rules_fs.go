@@ -597,6 +597,7 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 	default:
 		dests = catalogOutputs(s)
 	}
+	dests = append(dests, toolOptionWrites(s)...) // iconv -o, strace -o, script FILE, sed w (toolfiles.go)
 	out = append(out, optionWriteTargets(c, s, dests)...)
 	for _, d := range dests {
 		if d == "-" || d == "" {
