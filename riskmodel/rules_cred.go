@@ -218,7 +218,7 @@ func credReads(c *execCtx, s *Segment) []string {
 			}
 		}
 	}
-	for _, f := range toolOptionReads(s) { // dd if=, xargs -a, socat FILE:, file:// URLs (toolfiles.go)
+	for _, f := range append(toolOptionReads(s), stdinFileList(c, s)...) { // dd if=, xargs -a, socat FILE:, file:// URLs, cpio's list (toolfiles.go)
 		if p, ok := c.credArg(f, false); ok && !containsStr(out, p) {
 			out = append(out, p)
 		}

@@ -272,14 +272,14 @@ func fsRules() []*Rule {
 		},
 		{
 			ID: "fs.write.git-hook", Level: High, Category: CatPersistence,
-			CertainWhen: "it writes the repository's own hooks directory (.git/hooks), which nobody reviews",
+			CertainWhen: "it writes the repository's own hooks directory (.git/hooks), which nobody reviews, or hooks outside the workspace (a hooks template or global hooks directory in home, copied into or run for every repository)",
 			Message:     "Writes a git hook, which git runs on its own at the next commit, checkout or push",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "high" {
 						// .git/hooks is outside version control; a hook manager's tracked
 						// directory (.husky) is the project's own, reviewed file: asked about.
-						if strings.Contains(orStr(t.abs, t.arg), ".git/hooks/") {
+						if strings.Contains(orStr(t.abs, t.arg), ".git/hooks/") || t.zone != ZoneWorkspace {
 							c.certainty = certaintySure
 						}
 						return "Changes " + orStr(t.abs, t.arg) + " (" + e.What + "), which runs on its own later", true

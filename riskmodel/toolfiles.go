@@ -1,6 +1,9 @@
 package riskmodel
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Files an ordinary tool reads or writes because an option says so, not because the file is
 // an operand: iconv -o FILE, strace -o FILE, screen -Logfile FILE, tcpdump -w FILE, nmap -oG
@@ -132,6 +135,25 @@ func toolOptionWrites(s *Segment) []string {
 				}
 			}
 		}
+	case "docker", "podman", "nerdctl":
+		// docker cp CONTAINER:SRC DEST copies out of a container onto this machine (GTFOBins
+		// docker file-write).
+		if p := s.positional(0); len(p) == 3 && p[0] == "cp" && !strings.Contains(p[2], ":") {
+			out = append(out, p[2])
+		}
+	case "tar", "bsdtar":
+		// tar Pxf A.tar --xform 's@.*@/abs/path@': with -P (absolute names kept) the rename
+		// puts the member at that absolute path (GTFOBins tar file-write).
+		if s.hasFlag("P", "--absolute-names") || len(s.Args) > 1 && !strings.HasPrefix(s.Args[1], "-") && strings.Contains(s.Args[1], "P") {
+			for _, v := range toolOptionValues(s.Args[1:], []string{"--xform", "--transform"}) {
+				if len(v) > 3 && v[0] == 's' {
+					d := string(v[1])
+					if f := strings.Split(v[2:], d); len(f) >= 2 && strings.HasPrefix(f[1], "/") {
+						out = append(out, f[1])
+					}
+				}
+			}
+		}
 	case "socat":
 		// socat's file-opening addresses: OPEN:path,creat / CREATE:path / GOPEN:path write
 		// when they are the second address of -u.
@@ -151,6 +173,18 @@ func toolOptionReads(s *Segment) []string {
 		return nil
 	}
 	out := toolOptionValues(s.Args[1:], toolReadOpts.get()[s.Name()])
+	if s.Name() == "git" && s.sub(0, gitGlobalOpts()...) == "diff" {
+		// git diff --no-index A B, or git diff /dev/null FILE, prints files that need not be
+		// in the repository (GTFOBins git file-read).
+		p := s.positional(0, gitGlobalOpts()...)
+		if s.arg("--no-index") || slices.Contains(p, "/dev/null") {
+			for _, f := range p[1:] {
+				if f != "/dev/null" {
+					out = append(out, f)
+				}
+			}
+		}
+	}
 	for _, a := range s.Args[1:] {
 		switch {
 		case s.Name() == "dd" && strings.HasPrefix(a, "if="):
@@ -212,4 +246,29 @@ func toolFileRedirs(s *Segment) []Redirect {
 		out = append(out, Redirect{Op: "<", Target: f})
 	}
 	return out
+}
+
+// stdinFileList returns the file names an archiver reads on stdin and then reads the files of
+// (cpio -o and -p; tar -T -; zip -@), when what is piped in is known (echo ~/.aws/credentials
+// | cpio -o: GTFOBins cpio file-read).
+func stdinFileList(c *execCtx, s *Segment) []string {
+	if s.PipeIn == nil {
+		return nil
+	}
+	switch {
+	case s.Name() == "cpio" && s.hasFlag("op", "--create", "--pass-through"),
+		(s.Name() == "tar" || s.Name() == "bsdtar") && (slices.Contains(toolOptionValues(s.Args[1:], []string{"-T", "--files-from"}), "-")),
+		s.Name() == "zip" && s.arg("-@"):
+	default:
+		return nil
+	}
+	out, ok, _ := segmentOutput(s.PipeIn, c.scope)
+	if !ok {
+		return nil
+	}
+	f := strings.Fields(out)
+	if len(f) > 64 {
+		f = f[:64]
+	}
+	return f
 }
