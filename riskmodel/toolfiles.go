@@ -272,3 +272,56 @@ func stdinFileList(c *execCtx, s *Segment) []string {
 	}
 	return f
 }
+
+// libraryLoadFiles are shared libraries a command loads into itself, so that a library this
+// request downloaded and then loads runs as surely as sh x.sh: GTFOBins' library-load
+// function — curl --engine, openssl -engine, ssh-keygen -D, ssh-add -s, bash's enable -f,
+// and an interpreter's own loader in inline code (Python ctypes, Ruby Fiddle, Node
+// process.dlopen, LuaJIT ffi.load).
+func libraryLoadFiles(s *Segment) []string {
+	if len(s.Args) < 2 {
+		return nil
+	}
+	var opts []string
+	switch s.Name() {
+	case "curl":
+		opts = []string{"--engine"}
+	case "openssl":
+		opts = []string{"-engine", "--engine"}
+	case "ssh-keygen":
+		opts = []string{"-D"}
+	case "ssh-add":
+		opts = []string{"-s", "-e"}
+	case "enable":
+		opts = []string{"-f"}
+	}
+	out := toolOptionValues(s.Args[1:], opts)
+	if s.Code {
+		for _, a := range s.Args[1:] {
+			out = append(out, libraryLoadLiterals(a)...)
+		}
+	}
+	return out
+}
+
+// libraryLoadLiterals returns the string literals given first to a library loader in code:
+// the calls of interpreters' foreign-function loaders whose first argument is a library path.
+func libraryLoadLiterals(code string) []string {
+	var out []string
+	for _, call := range [...]string{"LoadLibrary(", "CDLL(", "cdll(", "PyDLL(", "WinDLL(", "dlopen(", "ffi.load(", "DynaLoader::dl_load_file("} {
+		for rest := code; ; {
+			i := strings.Index(rest, call)
+			if i < 0 {
+				break
+			}
+			rest = strings.TrimLeft(rest[i+len(call):], " ")
+			if rest == "" || !strings.ContainsRune(`"'`, rune(rest[0])) {
+				continue
+			}
+			if j := strings.IndexByte(rest[1:], rest[0]); j > 0 {
+				out = append(out, rest[1:1+j])
+			}
+		}
+	}
+	return out
+}
