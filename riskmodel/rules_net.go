@@ -625,6 +625,11 @@ func netRules() []*Rule {
 						}
 					}
 				case "socat":
+					// A program is attached to a connection only when the other address is a
+					// network one: socat - EXEC:sh or EXEC:… OPEN:file stays on this machine.
+					if !socatNetAddr(s.Args[1:]) {
+						break
+					}
 					for _, a := range s.Args[1:] {
 						l := strings.ToLower(a)
 						if strings.HasPrefix(l, "exec:") || strings.HasPrefix(l, "system:") {

@@ -325,3 +325,24 @@ func libraryLoadLiterals(code string) []string {
 	}
 	return out
 }
+
+// socatNetAddr reports a socat address list with a network address (socat(1) ADDRESS TYPES:
+// TCP*, UDP*, SCTP*, OPENSSL*, SSL, SOCKS*, PROXY*, IP*, VSOCK*, DCCP*, and an address whose
+// type is only known at run time). UNIX sockets, files, pipes, PTYs and stdio are local.
+func socatNetAddr(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			continue
+		}
+		l := strings.ToLower(a)
+		if strings.HasPrefix(l, "$") {
+			return true
+		}
+		for _, p := range [...]string{"tcp", "udp", "sctp", "openssl", "ssl:", "ssl-l", "socks", "proxy", "ip4", "ip6", "ip-", "ip:", "vsock", "dccp", "udplite", "interface:"} {
+			if strings.HasPrefix(l, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
