@@ -164,3 +164,24 @@ func TestClassR19GTFOSocatLocal(t *testing.T) {
 		{src: `socat - EXEC:/bin/sh,pty,ctty`, decision: Ask, source: "GTFOBins socat shell (no network)"},
 	})
 }
+
+// Under sudo, a shell started through a run subcommand or a tool's own shell is a root shell
+// (runsub.go), and handing the user a system binary or the account database is privilege
+// escalation (priv.own-system); running the project's tools or fixing a package manager's
+// directory stays a question.
+func TestClassR19GTFOSudoEscapes(t *testing.T) {
+	runGTFOCases(t, []gtfoCase{
+		{src: `sudo bundle exec bash`, decision: Deny, source: "GTFOBins bundle shell (sudo)"},
+		{src: `sudo poetry run /bin/sh`, decision: Deny, source: "GTFOBins-style runner escape (poetry run)"},
+		{src: `sudo cabal --project-file=/dev/null exec -- sh`, decision: Deny, source: "GTFOBins cabal shell (sudo)"},
+		{src: `sudo systemd-run --shell`, decision: Deny, source: "GTFOBins systemd-run shell (sudo)"},
+		{src: `sudo script -q /dev/null`, decision: Deny, source: "GTFOBins script shell (sudo)"},
+		{src: `sudo run-parts --new-session --regex '^bash$' /usr/bin`, decision: Deny, source: "GTFOBins run-parts shell (sudo)"},
+		{src: `sudo chown "$USER" /usr/bin/passwd`, decision: Deny, rule: "priv.own-system", source: "GTFOBins chown privilege-escalation"},
+		{src: `sudo setfacl -m "u:$(id -un):rw" /etc/sudoers`, decision: Deny, rule: "priv.own-system", source: "GTFOBins setfacl privilege-escalation"},
+		// Questions, not escapes.
+		{src: `sudo bundle exec rake db:migrate`, decision: Ask, source: "sudo with a project task"},
+		{src: `sudo chown -R "$USER" /usr/local/lib/node_modules`, decision: Ask, source: "npm docs: fixing permissions"},
+		{src: `sudo chown root:root /usr/bin/tool`, decision: Ask, source: "handing a file back to root"},
+	})
+}
