@@ -21,7 +21,7 @@ var runSubcommands = table[map[string][]string]{build: func() map[string][]strin
 		"bundle": {"exec"}, "bundler": {"exec"}, "cabal": {"exec", "run"}, "stack": {"exec"},
 		"npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "bun": {"x"},
 		"poetry": {"run"}, "uv": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
-		"codex": {"sandbox linux", "sandbox macos", "sandbox landlock", "sandbox seatbelt", "debug landlock", "debug seatbelt"},
+		"codex":  {"sandbox linux", "sandbox macos", "sandbox landlock", "sandbox seatbelt", "debug landlock", "debug seatbelt"},
 		"dotnet": {"exec"}, "mix": {"run"}, "conda": {"run"}, "pixi": {"run"},
 	}
 }}
