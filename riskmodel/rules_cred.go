@@ -176,7 +176,7 @@ func credReads(c *execCtx, s *Segment) []string {
 		}
 		dest := copyDestInWorkspace(c, s)
 		for i, a := range args {
-			if i > 0 && outputFlags.get()[args[i-1]] {
+			if i > 0 && outputFlags.get()[args[i-1]] && !(args[i-1] == "-O" && (s.Name() == "dos2unix" || s.Name() == "unix2dos")) {
 				continue // a file the command writes (openssl -keyout, curl -o), not one it reads
 			}
 			if dest != "" && a == dest {

@@ -535,6 +535,9 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 		}
 		dests = s.positional(0, "-o", "--output", "--ext", "-tagsFromFile", "-TagsFromFile", "--config")
 	case "tee", "touch", "mkdir", "mkfifo", "mknod", "sponge", "dos2unix", "unix2dos", "ed", "ex":
+		if (s.Name() == "dos2unix" || s.Name() == "unix2dos") && s.hasFlag("O", "--to-stdout") {
+			break // -O prints the converted file instead of rewriting it (GTFOBins dos2unix file-read)
+		}
 		dests = s.positional(0, "-m", "--mode", "-d", "-r", "-t", "--date", "--reference")
 	case "patch":
 		if o, ok := optValue(s.Args[1:], "-o", "--output"); ok {

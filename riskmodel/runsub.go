@@ -66,6 +66,16 @@ func subcommandRuns(s *Segment) []string {
 		}
 		return nil
 	}
+	if s.Name() == "sed" || s.Name() == "gsed" {
+		// sed's e command runs the rest of its line (GTFOBins sed shell: sed -n '1e exec sh').
+		var out []string
+		for _, sc := range sedScripts(args) {
+			if exec, _ := sedEffects(sc); exec {
+				out = append(out, sedECommands(sc)...)
+			}
+		}
+		return out
+	}
 	subs := runSubcommands.get()[s.Name()]
 	if len(subs) == 0 {
 		return nil
@@ -96,4 +106,29 @@ func subcommandRuns(s *Segment) []string {
 		}
 	}
 	return nil
+}
+
+// sedECommands returns the command lines of a sed script's e commands: each line or
+// ;-separated command that is an optional address (a number, $ or /re/) then e and a command.
+func sedECommands(script string) []string {
+	var out []string
+	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' || r == '{' || r == '}' }) {
+		l := strings.TrimLeft(line, " \t0123456789$")
+		if strings.HasPrefix(l, "/") {
+			if k := strings.IndexByte(l[1:], '/'); k >= 0 {
+				l = l[k+2:]
+			}
+		}
+		l = strings.TrimLeft(l, " \t")
+		if strings.HasPrefix(l, "e ") || strings.HasPrefix(l, "e\t") {
+			cmd := strings.TrimSpace(l[2:])
+			if rest, ok := strings.CutPrefix(cmd, "exec "); ok {
+				cmd = strings.TrimSpace(rest) // e exec sh: the shell replaces sed's child shell
+			}
+			if cmd != "" {
+				out = append(out, cmd)
+			}
+		}
+	}
+	return out
 }
