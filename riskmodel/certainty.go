@@ -174,6 +174,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.secret-posted":              d(polExfil),
 		"mcp.message-data-split":         d(polExfil),
 		"mcp.outbound-data":              a(polMessage + "; " + polExfil),
+		"mcp.identifiers-posted":         a(polMessage + "; " + polExfil),
 		"mcp.url-carries-data":           d(polExfil),
 		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
 		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go

@@ -2245,7 +2245,7 @@ func mcpRules() []*Rule {
 var (
 	mcpScriptKeys    = wordSet{words: `function script code expression js javascript source body`}
 	mcpReNetCall     = lazyRegexp(`\bfetch\s*\(|XMLHttpRequest|sendBeacon|new\s+WebSocket|new\s+EventSource|\$\.(?:ajax|post|get)\b|axios\b|new\s+Image\(\)\s*\.src|\.src\s*=|location(?:\.href)?\s*=|window\.open\s*\(`)
-	mcpReSensitiveJS = lazyRegexp(`(?i)document\.cookie|localStorage|sessionStorage|indexedDB|\btoken\b|password|secret|authorization|credential`)
+	mcpReSensitiveJS = lazyRegexp(`(?i)document\.cookie|localStorage|sessionStorage|indexedDB|chrome\.(?:storage|cookies)|browser\.(?:storage|cookies)|cookieStore|\btoken\b|password|secret|authorization|credential`)
 	mcpReAbsURL      = lazyRegexp(`(?i)(?:https?|wss?)://([a-z0-9.\-\[\]:]+)`)
 	mcpReEnvDump     = lazyRegexp(`(?:^|[\s;|&(])(?:env|printenv|set|export\s+-p|declare\s+-x)\s*(?:$|[;|&)])|/proc/[^\s]*/environ|\benv\s*$`)
 )

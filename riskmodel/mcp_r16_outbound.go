@@ -204,7 +204,7 @@ func (c *mcpCtx) outboundDest() (where string, sure bool) {
 }
 
 // mcpR16Res are the data detectors of this file, built on first use (table.go: nothing at
-// init).
+// init). A labelled value may be quoted as in JSON or YAML ("ssn": "512-44-8812").
 type mcpR16Detectors struct {
 	ssn, ukNI, natID, dob, card, iban, phone, presign, htmlTable, mdTable *regexp.Regexp
 }
@@ -215,8 +215,8 @@ var mcpR16Res = table[*mcpR16Detectors]{build: func() *mcpR16Detectors {
 		ssn:  regexp.MustCompile(`\b(?:00[1-9]|0[1-9]\d|[1-578]\d\d|6[0-57-9]\d|66[0-57-9])-(?:0[1-9]|[1-9]\d)-(?:000[1-9]|00[1-9]\d|0[1-9]\d\d|[1-9]\d{3})\b`),
 		ukNI: regexp.MustCompile(`\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b`),
 		// A labelled national identifier: PESEL, NIR, BSN, Aadhaar, SIN, passport, tax id.
-		natID: regexp.MustCompile(`(?i)\b(?:pesel|nir|bsn|aadhaar|sin|ssn|social\s+security(?:\s+number)?|passport(?:\s+(?:no|number))?|national\s+id|tax\s*id|tin|nino|national\s+insurance(?:\s+number)?|personnummer|dni|nif|codice\s+fiscale|cpf|curp)\b\s*(?:#|no\.?|number)?\s*[:=]?\s*[A-Z]{0,2}[\d][\d .-]{5,16}`),
-		dob:   regexp.MustCompile(`(?i)\b(?:dob|d\.o\.b\.|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)\b\s*[:=]?\s*(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}\s+[a-z]{3,9}\s+\d{4}|[a-z]{3,9}\s+\d{1,2},?\s+\d{4})`),
+		natID: regexp.MustCompile(`(?i)\b(?:pesel|nir|bsn|aadhaar|sin|ssn|social\s+security(?:\s+number)?|passport(?:\s+(?:no|number))?|national\s+id|tax\s*id|tin|nino|national\s+insurance(?:\s+number)?|personnummer|dni|nif|codice\s+fiscale|cpf|curp)\b["']?\s*(?:#|no\.?|number)?\s*[:=]?\s*["']?[A-Z]{0,2}[\d][\d .-]{5,16}`),
+		dob:   regexp.MustCompile(`(?i)\b(?:dob|d\.o\.b\.|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)\b["']?\s*[:=]?\s*["']?(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}\s+[a-z]{3,9}\s+\d{4}|[a-z]{3,9}\s+\d{1,2},?\s+\d{4})`),
 		card:  regexp.MustCompile(`\b[3-6]\d{3}(?:[ -]?\d{4}){2}[ -]?\d{1,7}\b`),
 		iban:  regexp.MustCompile(`\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?\b`),
 		phone: regexp.MustCompile(`(?:\+\d{1,3}[ .-]?)?\(?\d{2,4}\)?[ .-]\d{3}[ .-]\d{3,4}\b`),

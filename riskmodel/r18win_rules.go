@@ -1,9 +1,6 @@
 package riskmodel
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // winHarm is one documented harmful use of a Windows program or cmdlet: the names (lower
 // case, without .exe, as Segment.Name reads them), the words its joined arguments must all
@@ -48,13 +45,30 @@ var winHarms = table[[]winHarm]{build: func() []winHarm {
 	}
 }}
 
+// winHarmsByName indexes winHarms by program name: every segment asks, few are Windows
+// programs.
+var winHarmsByName = table[map[string][]winHarm]{build: func() map[string][]winHarm {
+	m := map[string][]winHarm{}
+	for _, h := range winHarms.get() {
+		for _, n := range h.names {
+			m[n] = append(m[n], h)
+		}
+	}
+	return m
+}}
+
 // schtasksHarm: schtasks only creates something with /create (its /query is a read).
 func winHarmOf(s *Segment) (winHarm, bool) {
-	n := strings.ToLower(s.Name())
-	text := strings.ReplaceAll(strings.ToLower(strings.Join(s.Args[1:], " ")), `\`, "")
-	for _, h := range winHarms.get() {
-		if !slices.Contains(h.names, n) {
-			continue
+	n := s.Name()
+	rows, ok := winHarmsByName.get()[n]
+	if !ok {
+		n = strings.ToLower(n) // a cmdlet or program spelt in capitals
+		rows = winHarmsByName.get()[n]
+	}
+	text, joined := "", false
+	for _, h := range rows {
+		if !joined { // only for a program some row names: most segments never get here
+			text, joined = strings.ReplaceAll(strings.ToLower(strings.Join(s.Args[1:], " ")), `\`, ""), true
 		}
 		if n == "schtasks" && !strings.Contains(text, "/create") {
 			continue

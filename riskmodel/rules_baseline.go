@@ -392,6 +392,9 @@ func unknownArgRisk(c *execCtx, s *Segment) (string, Category) {
 	if why := unknownBulkDelete(s); why != "" {
 		return why, CatDataDeletion
 	}
+	if why, cat := unknownControlRisk(s); why != "" {
+		return why, cat
+	}
 	// A destructive verb as the first word: "frobnicate wipe prod".
 	if sub := strings.ToLower(s.Args[1]); destructiveWords.get()[sub] || sub == "format" && formatsDevice(s.Args[2:]) {
 		return "with the destructive verb " + sub, CatDataDeletion

@@ -293,8 +293,13 @@ func fsRules() []*Rule {
 			CertainWhen: "what runs by itself fetches or runs remote code, or the file preloads a library",
 			Message:     "Writes a project file a tool runs by itself (an editor task on folder open, a package lifecycle script, a pre-commit hook)",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
-				// The cheap test first: only content that asks for an unattended run matters;
-				// an ordinary build task or launch configuration is routine project work.
+				// Only a command that writes a file (or sets a package script) can plant one;
+				// writeTargets is memoised per segment, so this is the cheap test.
+				if n := s.Name(); len(writeTargets(c, s)) == 0 && n != "npm" && n != "pnpm" && n != "yarn" && n != "bun" {
+					return "", false
+				}
+				// Then only content that asks for an unattended run matters; an ordinary build
+				// task or launch configuration is routine project work.
 				body := s.Stdin + " " + strings.Join(s.Args, " ")
 				if s.PipeIn != nil {
 					body += " " + s.PipeIn.Stdin + " " + strings.Join(s.PipeIn.Args, " ")

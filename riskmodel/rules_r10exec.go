@@ -532,11 +532,15 @@ func r10ExecRules() []*Rule {
 				if loginFedByOwnToken(s) {
 					return "", false // the vendor's token to the vendor's registry (r16allow_tokens.go)
 				}
+				rs := credentialArgs(c, s)
+				if len(rs) == 0 && !s.In.has(taintSecret) {
+					return "", false // nothing secret to send: where it connects does not matter
+				}
 				dest := remoteDest(c, s)
 				if dest == "" {
 					return "", false
 				}
-				if rs := credentialArgs(c, s); len(rs) > 0 {
+				if len(rs) > 0 {
 					return quoteName(s.Name()) + " reads " + rs[0] + " and sends it to " + dest, true
 				}
 				if src := s.In.from(taintSecret); len(src) > 0 {

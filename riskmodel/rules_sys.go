@@ -149,6 +149,9 @@ func sysRules() []*Rule {
 					if strings.HasPrefix(a, "stratum+tcp://") || strings.HasPrefix(a, "stratum+ssl://") || strings.HasPrefix(a, "stratum://") {
 						return "Connects to a mining pool (" + a + ")", true
 					}
+					if h := miningPoolHost(a); h != "" && !isFetcher(s) {
+						return "Connects to the mining pool " + h, true
+					}
 				}
 				return "", false
 			},
@@ -440,6 +443,50 @@ var minerNames = table[map[string]bool]{build: func() map[string]bool {
 		"t-rex": true, "nbminer": true, "lolminer": true, "phoenixminer": true, "xmr-stak": true, "xmr-stak-rx": true, "cgminer": true,
 		"bfgminer": true, "gminer": true, "teamredminer": true, "nanominer": true, "srbminer-multi": true}
 }}
+
+// miningPools are the domains of public cryptocurrency mining pools (xmrig's and the pools'
+// own setup pages, miningpoolstats.stream): a program pointed at one mines, whatever it is
+// called.
+var miningPools = table[map[string]bool]{build: func() map[string]bool {
+	return words("minexmr.com supportxmr.com nanopool.org moneroocean.stream hashvault.pro c3pool.com c3pool.org " +
+		"2miners.com f2pool.com ethermine.org nicehash.com unmineable.com herominers.com xmrpool.eu dwarfpool.com " +
+		"viabtc.com antpool.com slushpool.com braiins.com poolin.com flypool.org miningpoolhub.com kryptex.network " +
+		"woolypooly.com zpool.ca prohashing.com minergate.com p2pool.io xmrfast.com monerohash.com herominers.net")
+}}
+
+// miningPoolHost returns the host of a word naming a mining pool (pool.supportxmr.com:443,
+// stratum+ssl://xmr.2miners.com:12222, -o=gulf.moneroocean.stream:10128), or "".
+func miningPoolHost(a string) string {
+	if strings.IndexByte(a, '.') < 0 {
+		return "" // most words: no host in them
+	}
+	if i := strings.IndexByte(a, '='); i >= 0 && strings.HasPrefix(a, "-") {
+		a = a[i+1:]
+	}
+	if i := strings.Index(a, "://"); i >= 0 {
+		if sch := strings.ToLower(a[:i]); sch == "http" || sch == "https" {
+			return "" // a pool's web page or API (stats, payouts) is read, not mined
+		}
+		a = a[i+3:]
+	}
+	if i := strings.LastIndexByte(a, '@'); i >= 0 {
+		a = a[i+1:]
+	}
+	if i := strings.IndexAny(a, ":/?"); i >= 0 {
+		a = a[:i]
+	}
+	h := strings.ToLower(a)
+	d := h // the last two labels: every pool above is registered at that depth
+	if i := strings.LastIndexByte(h, '.'); i > 0 {
+		if j := strings.LastIndexByte(h[:i], '.'); j >= 0 {
+			d = h[j+1:]
+		}
+	}
+	if miningPools.get()[d] {
+		return h
+	}
+	return ""
+}
 
 // windowsAbuse are LOLBAS uses of Windows tools (https://lolbas-project.github.io): the tool,
 // the words its arguments must all contain (lower case), and what that does. "*" matches

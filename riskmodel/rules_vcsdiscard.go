@@ -15,6 +15,11 @@ import "strings"
 
 // gitDiscardForm reports a git subcommand that discards uncommitted (or unmerged) work.
 func gitDiscardForm(sub string, rest []string) (string, bool) {
+	switch sub {
+	case "checkout", "switch", "restore", "branch", "stash":
+	default:
+		return "", false // every other command, git or not: nothing to build a segment for
+	}
 	seg := &Segment{Args: append([]string{"git"}, rest...)}
 	paths := func() []string {
 		for i, a := range rest {

@@ -62,6 +62,9 @@ type Segment struct {
 	writesScope  *Scope
 	writesFor    []string
 	writesRedirs []Redirect
+	// name caches Name for the Args[0] it was computed from (nameFor): hundreds of rules ask
+	// for it per segment, and a Windows spelling costs a scan each time.
+	name, nameFor string
 }
 
 // Redirect is one redirection of a segment.
@@ -81,6 +84,16 @@ func (s *Segment) Name() string {
 		return ""
 	}
 	n := s.Args[0]
+	if n == s.nameFor && s.name != "" {
+		return s.name
+	}
+	s.name, s.nameFor = segmentName(n), n
+	return s.name
+}
+
+// segmentName is Name's work for one word: the base name, read the Windows way when the
+// word is a Windows program path or spelling.
+func segmentName(n string) string {
 	for i := len(n) - 1; i >= 0; i-- {
 		if n[i] == '/' || n[i] == '\\' && winProgramPath(n) {
 			return winProgramName(n[i+1:])

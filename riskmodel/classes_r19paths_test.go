@@ -1,0 +1,17 @@
+package riskmodel
+
+import "testing"
+
+// Android signing configurations kept beside the keystore under a name of their own
+// (keystore/release.properties) hold the store and key passwords as keystore.properties does:
+// another project's is denied, the workspace's own is asked about at high (cred.read, as for
+// a .env of the project).
+func TestClassSigningConfigDirs(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`cat /Users/dmitri/AndroidStudioProjects/Rewards/keystore/release.properties`, Deny, "", ""},
+		{`grep storePassword android/signing/upload.properties`, Ask, "cred.read", ""},
+		// Neighbours: other properties files are project configuration.
+		{`cat app/src/main/resources/application.properties`, Allow, "", ""},
+		{`cat gradle/wrapper/gradle-wrapper.properties`, Allow, "", ""},
+	})
+}
