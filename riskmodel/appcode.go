@@ -35,6 +35,9 @@ type appCodeRow struct {
 	// eqOnly: the code is only the value after "=" (latexmk -xelatex alone is a switch,
 	// -xelatex="CMD" the command it runs).
 	eqOnly bool
+	// attached: the code is only text glued to the option (man -Hbrowser: -H alone takes no
+	// value, so the next word is the page, not a program).
+	attached bool
 	// feeds: the application reads what the command prints (restic --password-command), so
 	// the command's output goes to it, not to the transcript.
 	feeds bool
@@ -121,6 +124,12 @@ var appCodeRows = table[[]appCodeRow]{build: func() []appCodeRow {
 		{tools: []string{"aria2c"}, opt: "--on-download-complete", lang: "sh", src: "GTFOBins aria2c"},
 		{tools: []string{"aria2c"}, opt: "--on-download-start", lang: "sh", src: "aria2c(1) Event Hook"},
 		{tools: []string{"aria2c"}, opt: "--on-bt-download-complete", lang: "sh", src: "aria2c(1) Event Hook"},
+		{tools: []string{"aria2c"}, opt: "--on-download-error", lang: "sh", src: "GTFOBins aria2c (command); aria2c(1) Event Hook"},
+		{tools: []string{"aria2c"}, opt: "--on-download-stop", lang: "sh", src: "aria2c(1) Event Hook"},
+		{tools: []string{"aria2c"}, opt: "--on-download-pause", lang: "sh", src: "aria2c(1) Event Hook"},
+		{tools: []string{"wget"}, opt: "--use-askpass", lang: "sh", src: "GTFOBins wget (shell); wget(1) --use-askpass=command"},
+		{tools: []string{"man"}, opt: "-H", lang: "sh", attached: true, src: "GTFOBins man (shell); man(1) -H[browser], --html[=browser]"},
+		{tools: []string{"man"}, opt: "--html", lang: "sh", eqOnly: true, src: "man(1) --html[=browser]"},
 		{tools: []string{"borg"}, opt: "--rsh", lang: "sh", src: "GTFOBins borg"},
 		{tools: []string{"certbot"}, opt: "--pre-hook", lang: "sh", src: "GTFOBins certbot"},
 		{tools: []string{"certbot"}, opt: "--post-hook", lang: "sh", src: "eff-certbot.readthedocs.io: Pre and Post Validation Hooks"},
@@ -230,6 +239,10 @@ func appCodeCommands(s *Segment) []string {
 			a := args[i]
 			code, ok := "", false
 			switch {
+			case r.attached:
+				if strings.HasPrefix(a, r.opt) && len(a) > len(r.opt) {
+					code, ok = strings.TrimPrefix(a[len(r.opt):], "="), true
+				}
 			case a == r.opt && i+1 < len(args) && !r.eqOnly:
 				if r.lang == "argv" {
 					code, ok = operandCommand(s.Name(), args[i+1:]), true

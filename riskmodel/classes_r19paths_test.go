@@ -15,3 +15,16 @@ func TestClassSigningConfigDirs(t *testing.T) {
 		{`cat gradle/wrapper/gradle-wrapper.properties`, Allow, "", ""},
 	})
 }
+
+// systemctl's read-only verbs beyond status and list-units (systemctl(1)): reads, routine;
+// every changing verb stays with sys.service.
+func TestClassSystemctlReads(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`systemctl list-dependencies nginx.service`, Allow, "", ""},
+		{`systemctl is-system-running`, Allow, "", ""},
+		{`systemctl get-default`, Allow, "", ""},
+		{`systemctl list-jobs`, Allow, "", ""},
+		{`systemctl restart nginx`, Ask, "sys.service", ""},
+		{`systemctl set-default rescue.target`, Ask, "", ""},
+	})
+}

@@ -393,7 +393,7 @@ func (x *extractor) runs(seg *Segment, ctx walkCtx) {
 	if runsStdin(seg) || runsDynamicCode(seg) || codeIsSubstitution(seg) {
 		seg.Runs = seg.Runs.union(seg.In)
 	}
-	for _, f := range loadedCodeFiles(seg) {
+	for _, f := range append(loadedCodeFiles(seg), libraryLoadFiles(seg)...) {
 		// Build logic, a jar, a preloaded module: run as code, not as a script of the shell,
 		// so only where its content came from is carried.
 		if abs, ok := x.scope.Resolve(f); ok && x.files[abs] != nil {

