@@ -187,6 +187,9 @@ func truncatedLogs(c *execCtx, s *Segment) string {
 	if s.Name() == "truncate" || s.Name() == "shred" {
 		ts = append(ts, s.positional(0, "-s", "--size", "-r", "--reference", "-n", "--iterations")...)
 	}
+	if why := containerLogsTruncated(c, s); why != "" {
+		return why
+	}
 	return logWipe(c, ts)
 }
 
@@ -230,6 +233,9 @@ func systemControlled(abs string) bool {
 // systemWriteCertain joins fs.write.system's conditions.
 func systemWriteCertain(c *execCtx, s *Segment) string {
 	if why := hostsRedirect(c, s); why != "" {
+		return why
+	}
+	if why := logClobber(c, s); why != "" {
 		return why
 	}
 	return systemProgramOverwrite(c, s)

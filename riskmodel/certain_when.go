@@ -220,6 +220,9 @@ func gitConfigRunsHidden(c *execCtx, s *Segment) string {
 
 // stressUnbounded reports a stress test that takes (nearly) all memory or has no time limit.
 func stressUnbounded(c *execCtx, s *Segment) string {
+	if why := yesUnbounded(s); why != "" {
+		return why
+	}
 	if n := s.Name(); n != "stress" && n != "stress-ng" {
 		return ""
 	}

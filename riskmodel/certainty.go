@@ -107,15 +107,16 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "it searches home or / for files to delete, or deletes another project, the user's documents, a backup, the system's logs or a shell history",
 			exec: certainOutsideDeletionOrLogs},
 		"fs.rm.workspace-root": a(polDiscard),
-		"fs.write.credential":  a(polMoveData),
-		"fs.write.git-hook":    a(polPersist),
-		"fs.write.autorun":     {class: contextual, policy: polPersist, when: "an editor task runs by itself on opening the folder", exec: folderOpenTaskWrite},
+		"fs.write.credential": {class: contextual, policy: polMoveData + "; " + polControls,
+			when: "it links a shell history to /dev/null", exec: historyNulled},
+		"fs.write.git-hook": a(polPersist),
+		"fs.write.autorun":  {class: contextual, policy: polPersist, when: "an editor task runs by itself on opening the folder", exec: folderOpenTaskWrite},
 		"fs.write.system": {class: contextual, policy: polSystem + "; " + polExhaust + "; " + polRemote,
-			when: "it replaces a system library or a known system program, or points a registry's or vendor's domain elsewhere in /etc/hosts",
+			when: "it replaces a system library or a known system program, points a registry's or vendor's domain elsewhere in /etc/hosts, or overwrites the system's logs, a mailbox or a shell history",
 			exec: systemWriteCertain},
 		"fs.move-outside": a(polMoveData),
 		"fs.truncate.outside": {class: contextual, policy: polMoveData + "; " + polControls,
-			when: "it empties the system's logs or a shell history", exec: truncatedLogs},
+			when: "it empties the system's logs, a container's logs or a shell history", exec: truncatedLogs},
 		"mcp.fs-system-write":       a(polSystem),
 		"mcp.fs-delete":             a(polDiscard),
 		"mcp.fs-startup-file-write": d(polPersist),
@@ -205,13 +206,15 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.apex-callout-records":   d(polExfil),
 
 		// credentials
-		"cred.password-prompt":       d(polCred),
-		"cred.metadata":              d(polCred),
-		"mcp.metadata-url":           d(polCred),
-		"cred.local-service":         a(polProd),
-		"mcp.local-service":          a(polProd),
-		"cred.read":                  d(polCred),
-		"cred.hunt-dump":             d(polCred),    // r13exec_hunt.go
+		"cred.password-prompt": d(polCred),
+		"cred.metadata":        d(polCred),
+		"mcp.metadata-url":     d(polCred),
+		"cred.local-service":   a(polProd),
+		"mcp.local-service":    a(polProd),
+		"cred.read":            d(polCred),
+		"cred.hunt-dump":       d(polCred), // r13exec_hunt.go
+		"cred.home-archive": {class: contextual, policy: polMoveData + "; " + polExfil, // r19atomic_host.go
+			when: "the copy is piped to a program that sends it to another machine", exec: homeArchiveSent},
 		"backup.destroy":             d(polDestroy), // r14exec_backup.go
 		"vcs.push-secret":            d(polExfil),   // r14exec_gitsecret.go
 		"vcs.commit-secret":          a(polExfil + " (committed, not yet pushed)"),
@@ -260,7 +263,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"sys.persistence":     d(polPersist),
 		"sys.power":           a(polProd),
 		"sys.break-os":        d(polExhaust),
-		"sys.resource-hog":    {class: contextual, policy: polExhaust, when: "a stress test takes (nearly) all memory or runs without a time limit", exec: stressUnbounded},
+		"sys.resource-hog":    {class: contextual, policy: polExhaust, when: "a stress test takes (nearly) all memory or runs without a time limit, or yes writes into a file without end", exec: stressUnbounded},
 		"priv.sudo":           a(polSystem),
 		"priv.perms-wide": {class: contextual, policy: polSystem + "; " + polPriv,
 			when: "it makes a system location writable by every user", exec: worldWritableSystem},

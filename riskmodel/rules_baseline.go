@@ -218,6 +218,9 @@ func baselineRules() []*Rule {
 					return "", false // sed without -i, sort without -o: a read
 				}
 				for _, t := range ts {
+					if d, ok := stampedNameDir(c, s, t); ok {
+						t = d // /tmp/coverage-$(date +%s).tgz: a new file in /tmp
+					}
 					if t.zone != ZoneWorkspace && t.zone != ZoneTemp && t.zone != ZoneDevNull {
 						return "", false
 					}

@@ -187,6 +187,7 @@ func credReads(c *execCtx, s *Segment) []string {
 			}
 			// ImageMagick's text:/etc/shadow, label:@file, msl:script name the file they read.
 			a = imageMagickOperand(s.Name(), a)
+			a = sqliteURIPath(s.Name(), a) // sqlite3 "file:…/Login Data?immutable=1"
 			a = strings.TrimPrefix(a, "@") // curl -d @file, -F x=@file
 			if i := strings.Index(a, "=@"); i >= 0 {
 				a = a[i+2:]

@@ -438,6 +438,9 @@ func fsRules() []*Rule {
 			Message: "Writes to a file whose location cannot be resolved",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				for _, t := range writeTargets(c, s) {
+					if d, ok := stampedNameDir(c, s, t); ok && (d.zone == ZoneWorkspace || d.zone == ZoneTemp) {
+						continue // /tmp/coverage-$(date +%s).tgz: a new file in a known directory
+					}
 					if t.zone == ZoneUnknown {
 						return "Writes to " + c.where(t), true
 					}
@@ -586,7 +589,7 @@ func writeTargetsCompute(c *execCtx, s *Segment) []target {
 	case "tar", "unzip", "bsdtar":
 		if d, ok := optValue(s.Args[1:], "-C", "--directory", "-d"); ok {
 			dests = append(dests, d)
-		} else if f, ok := optValue(s.Args[1:], "-f", "--file"); ok && (s.hasFlag("c", "--create") || s.hasFlag("r", "--append")) {
+		} else if f, ok := tarCreatedArchive(s); ok && s.Name() != "unzip" {
 			dests = append(dests, f)
 		}
 	case "git":

@@ -236,9 +236,24 @@ func rootShellEscape(s *Segment) bool {
 }
 
 // setuidMode reports a chmod or install mode that sets the setuid or setgid bit (u+s, g+s,
-// 4755, 2755, 6755).
+// u+xs, u=rwxs, 4755, 2755, 6755, 04755): a symbolic clause that adds or sets permissions
+// including s, or an octal mode whose special digit has the 4 or 2 bit.
 func setuidMode(m string) bool {
-	return strings.Contains(m, "+s") || len(m) == 4 && isOctal(m) && (m[0] == '4' || m[0] == '2' || m[0] == '6')
+	for _, clause := range strings.Split(m, ",") {
+		if i := strings.IndexAny(clause, "+="); i >= 0 {
+			perms := clause[i+1:]
+			if j := strings.IndexByte(perms, '-'); j >= 0 {
+				perms = perms[:j]
+			}
+			if strings.ContainsRune(perms, 's') {
+				return true
+			}
+		}
+	}
+	if len(m) == 5 && m[0] == '0' {
+		m = m[1:]
+	}
+	return len(m) == 4 && isOctal(m) && (m[0] == '4' || m[0] == '2' || m[0] == '6')
 }
 
 // interactiveRootShell reports a request for a root shell with no command: sudo -i, sudo -s,
