@@ -81,7 +81,7 @@ func TestQualityTable(t *testing.T) {
 	}
 	rows := []string{"| set | cases | exact decision | ask on benign | deny → allow | deny/ask → allow | allow → deny | deny → allow, hostile model | deny rated high | deny denied |",
 		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"}
-	for _, set := range []string{"dev", "holdout", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14"} {
+	for _, set := range []string{"dev", "holdout", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16"} {
 		file := "testdata/" + set + ".jsonl"
 		cases, err := ReadFile(file)
 		if err != nil {
