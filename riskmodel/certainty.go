@@ -372,6 +372,10 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"prod.wp-remote-destroy":     d(polDestroy + "; " + polPriv + "; " + polControls),
 		"net.load-flood":             d(polExhaust),
 		"pkg.unity-untrusted-import": d(polRemote),
+		// r20 exec classes (r20exec_rules.go)
+		"container.socket-api":     {class: cannotFollow, policy: polPriv + " (the docker socket); " + polOpaque},
+		"net.observability-delete": a(polProd + "; " + polDestroy),
+		"vcs.merge-admin-bypass":   d(polControls + " (branch protection)"),
 	}
 	return t
 }}
