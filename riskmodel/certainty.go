@@ -376,6 +376,9 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"container.socket-api":     {class: cannotFollow, policy: polPriv + " (the docker socket); " + polOpaque},
 		"net.observability-delete": a(polProd + "; " + polDestroy),
 		"vcs.merge-admin-bypass":   d(polControls + " (branch protection)"),
+		"net.device-config-push":   a(polProd + "; " + polDestroy),
+		"exec.malware-sample":      d(polRemote + " (a malware specimen run outside a sandbox)"),
+		"exec.exploit-remote":      {class: cannotFollow, policy: polOpaque + " (whether the target is the team's)"},
 	}
 	return t
 }}

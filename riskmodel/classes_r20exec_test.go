@@ -165,3 +165,55 @@ func TestClassR20MergeAdminBypass(t *testing.T) {
 		{src: `gh pr view 88 --json mergeStateStatus`, decision: Allow, why: "a read"},
 	})
 }
+
+// Python that drives network devices: configuration pushed is a production change (asked at
+// high), a wipe or reload is destruction (denied), getters are reads.
+func TestClassR20DeviceConfigPush(t *testing.T) {
+	runR20Cases(t, []r20Case{
+		{src: "python3 - <<'EOF'\nfrom netmiko import ConnectHandler\nfor ip in open('hosts/core.txt').read().split():\n    c = ConnectHandler(device_type='juniper_junos', host=ip, username='ops')\n    c.send_command('request system zeroize')\nEOF",
+			decision: Deny, rule: "net.device-config-push", why: "zeroizes every core device"},
+		{src: `python3 -c "from scrapli.driver.core import IOSXEDriver as D; c=D(host='edge2'); c.open(); c.send_configs(['no ip route 0.0.0.0 0.0.0.0'])"`,
+			decision: Ask, level: High, rule: "net.device-config-push", why: "a configuration push"},
+		{src: `python3 -c "from ncclient import manager; m=manager.connect(host='r1',username='u'); m.edit_config(target='running', config=open('cfg.xml').read())"`,
+			decision: Ask, level: High, rule: "net.device-config-push", why: "a NETCONF edit"},
+		{src: `python3 -c "from napalm import get_network_driver; d=get_network_driver('junos')('r1','u','p'); d.open(); print(d.get_bgp_neighbors())"`,
+			decision: Allow, why: "a getter"},
+		{src: `python3 -c "import json; print(json.dumps({'reload': True}))"`, decision: Allow, why: "no device library"},
+	})
+}
+
+// A program run from a malware case's specimen store runs on this machine, not a sandbox:
+// denied. Reading or hashing the same files, and running samples/ of an ordinary project, is not.
+func TestClassR20MalwareSample(t *testing.T) {
+	a, err := New(Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src, cwd string
+		want     Decision
+	}{
+		{"./quarantine/invoice.pdf.exe", "/home/ana/work/mailgw", Deny},
+		{"chmod 755 specimens/x86/agent && specimens/x86/agent -d", "/home/ana/re", Deny},
+		{"./samples/stage2 --connect 127.0.0.1", "/home/ana/dfir/case-0413", Deny},
+		{"sha256sum samples/stage2 && file samples/stage2", "/home/ana/dfir/case-0413", Allow},
+		{"./samples/hello_world", "/home/ana/code/sdk", Allow},
+	} {
+		v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", tc.src}, Cwd: tc.cwd})
+		if v.Decision != tc.want {
+			t.Errorf("%s in %s: decision = %s (rules %v), want %s", tc.src, tc.cwd, v.Decision, ruleIDs(v), tc.want)
+		}
+	}
+}
+
+// An exploit script aimed at a public host is asked about at high; aimed at this machine or a
+// private lab address it is the project's own script.
+func TestClassR20ExploitRemote(t *testing.T) {
+	runR20Cases(t, []r20Case{
+		{src: `python3 exploits/cve-2023-4966.py -u https://gateway.partner.example.org`, decision: Ask, level: High, rule: "exec.exploit-remote", why: "a public host"},
+		{src: `./poc/run.sh 198.51.100.20:8443`, decision: Ask, level: High, rule: "exec.exploit-remote", why: "a public address"},
+		{src: `python3 exploits/cve-2023-4966.py -u https://127.0.0.1:8443`, decision: Allow, why: "this machine"},
+		{src: `python3 exploits/cve-2023-4966.py --host 192.168.56.12`, decision: Allow, why: "a private lab address"},
+		{src: `python3 tools/report.py --url https://gateway.partner.example.org`, decision: Allow, why: "not an exploit script"},
+	})
+}
