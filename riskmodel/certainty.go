@@ -378,6 +378,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"vcs.merge-admin-bypass":   d(polControls + " (branch protection)"),
 		"net.device-config-push":   a(polProd + "; " + polDestroy),
 		"exec.malware-sample":      d(polRemote + " (a malware specimen run outside a sandbox)"),
+		"fs.shred-people-data":     d(polDestroy),
+		"net.jupyter-open-config":  d(polControls + "; " + polTunnel),
 		"exec.exploit-remote":      {class: cannotFollow, policy: polOpaque + " (whether the target is the team's)"},
 	}
 	return t

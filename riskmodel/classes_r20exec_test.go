@@ -217,3 +217,34 @@ func TestClassR20ExploitRemote(t *testing.T) {
 		{src: `python3 tools/report.py --url https://gateway.partner.example.org`, decision: Allow, why: "not an exploit script"},
 	})
 }
+
+// Shredding a data file about people is destruction beyond recovery; shredding a key file or
+// build output, or rm of the data, keeps its own judgement.
+func TestClassR20ShredPeopleData(t *testing.T) {
+	runR20Cases(t, []r20Case{
+		{src: `shred -n 5 -u survey/respondents_wave2.sav`, decision: Deny, rule: "fs.shred-people-data", why: "survey respondents"},
+		{src: `srm -r exports/patients-2024.parquet`, decision: Deny, rule: "fs.shred-people-data", why: "patient records"},
+		{src: `shred -u tmp/session.key`, decision: Allow, why: "not data about people"},
+		{src: `shred -u out/plot_data.csv`, decision: Allow, why: "a derived table"},
+	})
+}
+
+// Scheduling through Slurm's scrontab is cron on the cluster; listing it is a read.
+func TestClassR20Scrontab(t *testing.T) {
+	runR20Cases(t, []r20Case{
+		{src: `(scrontab -l; echo '@hourly $HOME/.local/.sync/agent.sh') | scrontab -`, decision: Deny, rule: "sys.persistence", why: "persistence on the cluster"},
+		{src: `scrontab -r`, decision: Deny, rule: "sys.persistence", why: "removes the schedule"},
+		{src: `scrontab -l`, decision: Allow, why: "a read"},
+	})
+}
+
+// A Jupyter configuration that listens everywhere with no token or password is an
+// unauthenticated code-execution service; other settings are an ordinary home write.
+func TestClassR20JupyterOpenConfig(t *testing.T) {
+	runR20Cases(t, []r20Case{
+		{src: `printf "c.ServerApp.ip = '*'\nc.IdentityProvider.token = ''\n" >> ~/.jupyter/jupyter_server_config.py`, decision: Deny, rule: "net.jupyter-open-config", why: "open and unauthenticated"},
+		{src: `echo '{"ServerApp": {"ip": "0.0.0.0", "token": ""}}' > ~/.jupyter/jupyter_server_config.json`, decision: Deny, rule: "net.jupyter-open-config", why: "JSON form"},
+		{src: `echo "c.ServerApp.ip = '0.0.0.0'" >> ~/.jupyter/jupyter_server_config.py`, decision: Ask, why: "open but the token stays"},
+		{src: `echo "c.ServerApp.root_dir = '/home/ana/code'" >> ~/.jupyter/jupyter_server_config.py`, decision: Ask, why: "a tool startup file, no exposure"},
+	})
+}
