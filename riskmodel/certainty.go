@@ -210,6 +210,8 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.search-sendemail":        d(polExfil + "; " + polMessage + " (unsure unless the address is a personal mailbox)"),
 		"mcp.search-script":           o,
 		"mcp.security-index-read":     d(polCred),
+		"mcp.stored-passwords-read":   d(polCred),
+		"mcp.platform-variables-read": d(polCred + " (bulk secret dumps)"),
 		"mcp.credential-table-read":   d(polCred),
 		"mcp.connection-secrets-read": d(polCred + " (bulk); " + polSecret + " (one connection: unsure)"),
 		"mcp.script-secret-fields":    d(polCred),

@@ -117,6 +117,34 @@ func (c *mcpCtx) r20SearchActions() string {
 	return ""
 }
 
+// mcpR20StoredPasswordsRe matches Splunk's credential store endpoint, which returns each
+// stored secret's clear_password (Splunk REST API Reference: storage/passwords).
+var mcpR20StoredPasswordsRe = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[\s/"'])(?:services|servicesNS/[^/\s]+/[^/\s]+)/storage/passwords\b`)
+}}
+
+// r20StoredPasswords is a read of Splunk's stored passwords: | rest in a search, or a REST
+// path argument of a Splunk server.
+func (c *mcpCtx) r20StoredPasswords() string {
+	if c.act > mcpActRead && c.splText() == nil {
+		return ""
+	}
+	for _, q := range c.splText() {
+		if mcpR20StoredPasswordsRe.get().MatchString(q) && strings.Contains(strings.ToLower(q), "rest") {
+			return "runs a search that reads Splunk's stored credentials (| rest storage/passwords returns each clear_password)"
+		}
+	}
+	if !mcpAnyWord(c.serverWords, mcpWordSet("splunk")) && !mcpAnyWord(c.toolWords, mcpWordSet("splunk")) {
+		return ""
+	}
+	for _, a := range c.args {
+		if a.str && a.depth <= 2 && mcpWordSet("endpoint path url uri resource")[a.nkey] && mcpR20StoredPasswordsRe.get().MatchString(" "+a.val) {
+			return "reads Splunk's stored credentials (storage/passwords returns each clear_password)"
+		}
+	}
+	return ""
+}
+
 // mcpR20SecurityIndexRe matches the names of indices that hold a search cluster's own users,
 // password hashes, tokens and API keys. Sources: Elasticsearch docs "Security index" and
 // "Token service" (.security-7, .security-tokens-7), OpenSearch Security plugin docs
@@ -277,6 +305,39 @@ func (c *mcpCtx) r20SecretVariable() string {
 	return ""
 }
 
+// mcpR20PlatformWords name CI and hosting platforms whose variable APIs return every
+// variable's value: GitLab's project, group and instance CI/CD variables API, Heroku's config
+// vars, Netlify's and Render's environment variables, Railway's variables, Dokku's config,
+// and Vercel's environment variables when decrypted (Vercel REST API decrypt). GitHub Actions
+// secrets, CircleCI and Bitbucket return names or masked values only and are not listed.
+var mcpR20PlatformWords = wordSet{words: `gitlab heroku netlify render railway dokku vercel`}
+
+// mcpR20VariableWords are a tool name's words for a platform's variables, plural.
+var mcpR20VariableWords = wordSet{words: `variables vars envvars configvars envs environmentvariables`}
+
+// r20PlatformVariables is a read of every variable of a project or app on such a platform,
+// with their values: a bulk read of the deploy's secrets (tokens, database URLs, keys).
+func (c *mcpCtx) r20PlatformVariables() string {
+	if c.act > mcpActRead || !mcpAnyWord(c.serverWords, mcpR20PlatformWords.get()) {
+		return ""
+	}
+	if !mcpAnyWord(c.toolWords, mcpR20VariableWords.get()) && !(mcpContains(c.toolWords, "env") && mcpContains(c.toolWords, "list")) {
+		return ""
+	}
+	if mcpAnyWord(c.serverWords, mcpWordSet("vercel")) {
+		decrypt := false
+		for _, a := range c.args {
+			if mcpR15ValueKeys.has(a.nkey) && (a.val == "true" || a.val == "1") {
+				decrypt = true
+			}
+		}
+		if !decrypt {
+			return "" // encrypted values
+		}
+	}
+	return fmt.Sprintf("reads every %s variable of the project with its value: its deploy tokens, database URLs and keys", c.server)
+}
+
 // mcpR20RecordQueryRe marks script that walks records: ServiceNow GlideRecord, a SOQL or SQL
 // query.
 var mcpR20RecordQueryRe = table[*regexp.Regexp]{build: func() *regexp.Regexp {
@@ -336,6 +397,12 @@ func mcpR20Rules() []*Rule {
 		{ID: "mcp.security-index-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Searches a cluster's security index (users, password hashes, tokens, API keys)",
 			mcp:     mcpWhich((*mcpCtx).r20SecurityIndex)},
+		{ID: "mcp.stored-passwords-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Reads a search platform's stored credentials (Splunk storage/passwords)",
+			mcp:     mcpWhich((*mcpCtx).r20StoredPasswords)},
+		{ID: "mcp.platform-variables-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Reads every CI/CD or hosting variable of a project with its value (GitLab CI/CD variables, Heroku config vars)",
+			mcp:     mcpWhich((*mcpCtx).r20PlatformVariables)},
 		{ID: "mcp.credential-table-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Reads a table where an enterprise system keeps password hashes (SAP USR02, Oracle USER$, linked-server logins)",
 			mcp:     mcpWhich((*mcpCtx).r20CredTable)},
