@@ -211,6 +211,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.search-script":           o,
 		"mcp.security-index-read":     d(polCred),
 		"mcp.stored-passwords-read":   d(polCred),
+		"mcp.remote-credential-copy":  d(polCred),
 		"mcp.platform-variables-read": d(polCred + " (bulk secret dumps)"),
 		"mcp.credential-table-read":   d(polCred),
 		"mcp.connection-secrets-read": d(polCred + " (bulk); " + polSecret + " (one connection: unsure)"),

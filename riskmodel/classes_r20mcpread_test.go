@@ -81,7 +81,11 @@ func TestClassR20CredentialStoresRead(t *testing.T) {
 			decision: Deny, category: CatCredentialAccess, rules: []string{"mcp.platform-variables-read"}},
 		{name: "render env vars", req: `{"server":"render","tool":"list_env_vars","arguments":{"serviceId":"srv-9"}}`,
 			decision: Deny, rules: []string{"mcp.platform-variables-read"}},
+		{name: "scp of a remote TLS key into the workspace", req: `{"server":"ssh","tool":"ssh_scp","arguments":{"host":"ops@lb2","source":"remote:/etc/letsencrypt/live/api.example.org/privkey.pem","dest":"/home/f/work/lb/pulled/privkey.pem"},"workspace":["/home/f/work/lb"]}`,
+			decision: Deny, category: CatCredentialAccess, rules: []string{"mcp.remote-credential-copy"}},
 		// Neighbours.
+		{name: "scp of a remote nginx config", req: `{"server":"ssh","tool":"ssh_scp","arguments":{"host":"ops@lb2","source":"remote:/etc/nginx/sites-enabled/api.conf","dest":"/home/f/work/lb/pulled/api.conf"},"workspace":["/home/f/work/lb"]}`,
+			decision: Ask, level: Medium, notRules: []string{"mcp.remote-credential-copy", "mcp.credential-file-read"}},
 		{name: "gitlab pipelines", req: `{"server":"gitlab","tool":"list_pipelines","arguments":{"project_id":"infra/deploy"}}`,
 			decision: Allow, notRules: []string{"mcp.platform-variables-read"}},
 		{name: "vercel env names", req: `{"server":"vercel","tool":"list_env_vars","arguments":{"projectId":"web"}}`,

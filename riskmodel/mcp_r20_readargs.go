@@ -2,8 +2,11 @@ package riskmodel
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
+
+	"github.com/guardianhq/guardian/riskmodel/catalog"
 )
 
 // Read-named calls whose arguments do the harm, and reads of credential stores through data
@@ -338,6 +341,53 @@ func (c *mcpCtx) r20PlatformVariables() string {
 	return fmt.Sprintf("reads every %s variable of the project with its value: its deploy tokens, database URLs and keys", c.server)
 }
 
+// mcpR20CopySourceKeys are argument keys that name where a copy or download reads from.
+var mcpR20CopySourceKeys = wordSet{words: `source src from remote remotepath remotefile remotesrc sourcepath srcpath frompath remotesource`}
+
+// mcpR20RemoteSpecRe splits scp's and rclone's remote spellings: user@host:/path, remote:/path.
+var mcpR20RemoteSpecRe = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Za-z0-9_.\-]+@)?[A-Za-z0-9_.\-]+:(/.*|~/.*)$`)
+}}
+
+// r20RemoteCredentialCopy is a copy or download whose source, on another machine, is a
+// credential store: scp of remote:/etc/ssl/private/site.key, an SFTP get of
+// /home/deploy/.ssh/id_ed25519. The local path analysis sees only the destination (often in
+// the workspace), so the store read is judged by the source.
+func (c *mcpCtx) r20RemoteCredentialCopy() string {
+	if c.fsTool || c.browser || c.sends {
+		return ""
+	}
+	remote := mcpAnyWord(c.serverWords, mcpWordSet("ssh sftp scp rsync ftp rclone remote")) ||
+		mcpAnyWord(c.toolWords, mcpWordSet("scp sftp rsync download pull copy fetch get transfer"))
+	if !remote {
+		return ""
+	}
+	for _, a := range c.args {
+		if !a.str || a.depth > 2 || !mcpR20CopySourceKeys.has(a.nkey) || len(a.val) > 1024 {
+			continue
+		}
+		raw := strings.TrimSpace(a.val)
+		if m := mcpR20RemoteSpecRe.get().FindStringSubmatch(raw); m != nil {
+			raw = m[1]
+		}
+		if !strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "~/") {
+			continue
+		}
+		q := path.Clean(raw)
+		if strings.HasPrefix(raw, "~/") {
+			q = path.Join(c.scope.Home, raw[2:])
+		} else if rest, ok := strings.CutPrefix(q, "/home/"); ok {
+			if parts := strings.SplitN(rest, "/", 2); len(parts) == 2 && c.scope.Home != "" {
+				q = path.Join(c.scope.Home, parts[1]) // another machine's home, read as this one's
+			}
+		}
+		if e, ok := catalog.Default().Classify(catalog.Credential, q, c.scope.Home); ok {
+			return fmt.Sprintf("copies %s (%s) off the machine that holds it", e.What, mcpCleanText(a.val, 80))
+		}
+	}
+	return ""
+}
+
 // mcpR20RecordQueryRe marks script that walks records: ServiceNow GlideRecord, a SOQL or SQL
 // query.
 var mcpR20RecordQueryRe = table[*regexp.Regexp]{build: func() *regexp.Regexp {
@@ -403,6 +453,9 @@ func mcpR20Rules() []*Rule {
 		{ID: "mcp.platform-variables-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Reads every CI/CD or hosting variable of a project with its value (GitLab CI/CD variables, Heroku config vars)",
 			mcp:     mcpWhich((*mcpCtx).r20PlatformVariables)},
+		{ID: "mcp.remote-credential-copy", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
+			Message: "Copies or downloads a credential store (a private key, a password file) from another machine",
+			mcp:     mcpWhich((*mcpCtx).r20RemoteCredentialCopy)},
 		{ID: "mcp.credential-table-read", Kind: KindMCP, Level: High, Category: CatCredentialAccess, Certain: true,
 			Message: "Reads a table where an enterprise system keeps password hashes (SAP USR02, Oracle USER$, linked-server logins)",
 			mcp:     mcpWhich((*mcpCtx).r20CredTable)},
