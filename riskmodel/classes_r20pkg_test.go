@@ -25,6 +25,7 @@ func TestClassR20PackageLookalikes(t *testing.T) {
 		{`go install github.com/aquasecurrity/trivy/cmd/trivy@latest`, Deny, "pkg.typosquat", "doubled letter in the owner"},
 		{`go install github.com/projectdiscovery/katana/cmd/katana@latest`, Allow, "", "the real tool"},
 		{`go install github.com/golang-jwt/jwt/v5/cmd/jwt@latest`, Allow, "", "an organisation name joined to a word that is no imitation"},
+		{`pip install git+https://github.com/jtan-dev/pydantic-settings.git@fix`, Ask, "pkg.untrusted-source", "a person's account one substituted letter from an organisation is no imitation"},
 		// NuGet: a letter dropped from a short word of a long name.
 		{`dotnet add package Serilog.Sinks.Fle`, Deny, "pkg.typosquat", "letter dropped from a short word"},
 		{`dotnet add package Polly.Cre`, Deny, "pkg.typosquat", "letter dropped from a four-letter word"},

@@ -21,7 +21,9 @@ func (w *NameWords) Owner(owner string) bool { return w.owners[strings.ToLower(o
 
 // OwnerImitates judges a repository owner: ok when it is not a listed organisation but reads
 // like one (the same LookalikeFold, from four letters), is one typing slip from a long one
-// (six letters or more, as wordClose counts slips), or is one joined to a word such as -dev.
+// (from six letters a swapped, doubled or undoubled letter; from eight a letter dropped or
+// added), or is one joined to a word such as -dev. A substituted letter counts only where it
+// passes for the other (the fold): accounts such as jtan-dev and stan-dev are people's own.
 // of is the organisation imitated.
 func (w *NameWords) OwnerImitates(owner string) (of string, ok bool) {
 	l := strings.ToLower(owner)
@@ -33,7 +35,7 @@ func (w *NameWords) OwnerImitates(owner string) (of string, ok bool) {
 		if len(o) >= 4 && LookalikeFold(o) == f {
 			return o, true
 		}
-		if _, close := wordClose(l, o); close && len(o) >= 6 {
+		if len(o) >= 6 && osa(l, o) == 1 && (slip(l, o) || len(l) != len(o) && len(o) >= 8) {
 			return o, true
 		}
 	}
