@@ -278,6 +278,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the code comes from a raw public IP address or a look-alike of a registry, vendor or organisation host, or is fetched from a host or repository that is no vendor's own and run at once",
 			exec: untrustedSourceCertain},
 		"pkg.typosquat":         d(polRemote),
+		"pkg.inline-index":      a(polFork), // pkg_inline.go
 		"mcp.package-typosquat": d(polRemote),
 		"pkg.system":            a(polSystem),
 		"pkg.publish":           a(polProd),
