@@ -36,6 +36,8 @@ func TestClassR20MCPRunFileDestructive(t *testing.T) {
 			decision: Deny, category: CatDataDeletion, rules: []string{rule}},
 		{name: "git hook wipes the home directory", req: `{"server":"filesystem","tool":"write_file","arguments":{"path":"/home/dev/app/.husky/post-merge","content":"#!/bin/sh\nrm -rf $HOME\n"}}`,
 			decision: Deny, rules: []string{rule}},
+		{name: "self-hosted workflow deletes another project's tree", req: `{"server":"github","tool":"create_or_update_file","arguments":{"owner":"lab","repo":"pipe","branch":"wip","path":".github/workflows/ci.yml","message":"ci","content":"on: [push]\njobs:\n  n:\n    runs-on: self-hosted\n    steps:\n      - run: rm -rf /gpfs/projects/other_group/results\n"}}`,
+			decision: Ask, level: High, rules: []string{"mcp.runfile-risky"}},
 		// Benign neighbours: a hosted runner freeing disk space, a self-hosted job cleaning its
 		// own checkout.
 		{name: "hosted runner frees disk space", req: `{"server":"github","tool":"create_or_update_file","arguments":{"owner":"o","repo":"r","branch":"b","path":".github/workflows/build.yml","message":"ci","content":"on: [push]\njobs:\n  b:\n    runs-on: ubuntu-22.04\n    steps:\n      - run: sudo rm -rf /usr/share/dotnet /usr/local/lib/android\n      - run: make\n"}}`,

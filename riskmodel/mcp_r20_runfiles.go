@@ -21,7 +21,21 @@ var r20SelfHostedRe = lazyRegexp(`(?m)^\s*runs-on\s*:\s*(?:\[[^\]\n]*)?["']?self
 
 // runFileDestructive finds a written run file whose commands the exec analysis finds deleting
 // data, breaking the system or exhausting it (critical, or high and certain).
-func (c *mcpCtx) runFileDestructive() string {
+func (c *mcpCtx) runFileDestructive() string { return c.runFileHarm(true) }
+
+// runFileRisky finds a written run file whose commands the exec analysis finds possibly
+// destructive (high, not certain: a delete outside the workspace): the write is asked at high,
+// as the command would be, instead of passing as routine team work.
+func (c *mcpCtx) runFileRisky() string {
+	if c.runFileHarm(true) != "" {
+		return ""
+	}
+	return c.runFileHarm(false)
+}
+
+// runFileHarm finds a destructive finding in a written run file's commands: critical or high
+// and certain when sure, high otherwise.
+func (c *mcpCtx) runFileHarm(sure bool) string {
 	if c.execShellAt == nil {
 		return ""
 	}
@@ -43,7 +57,7 @@ func (c *mcpCtx) runFileDestructive() string {
 				default:
 					continue
 				}
-				if f.Level >= Critical || f.Level >= High && f.Certain {
+				if f.Level >= Critical || f.Level >= High && (f.Certain || !sure) {
 					return fmt.Sprintf("it writes %s (%s) with `%s`, run later by its tool unreviewed: %s", what,
 						mcpCleanText(w.path, 80), mcpCleanText(body, 60), strings.TrimSuffix(mcpCleanText(f.Message, 120), "."))
 				}
@@ -77,5 +91,8 @@ func mcpR20RunFileRules() []*Rule {
 		{ID: "mcp.runfile-destructive", Kind: KindMCP, Level: Critical, Category: CatDataDeletion, Certain: true,
 			Message: "Writes a file a tool runs later (a workflow on a self-hosted runner, a git hook, a Makefile, manifest scripts) whose commands delete data, break the system or exhaust it",
 			mcp:     mcpWhich((*mcpCtx).runFileDestructive)},
+		{ID: "mcp.runfile-risky", Kind: KindMCP, Level: High, Category: CatDataDeletion,
+			Message: "Writes a file a tool runs later whose commands may delete data outside the workspace or break the system",
+			mcp:     mcpWhich((*mcpCtx).runFileRisky)},
 	}
 }
