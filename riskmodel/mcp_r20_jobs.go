@@ -1,6 +1,9 @@
 package riskmodel
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Batch jobs submitted through MCP. A scheduler's submit tool (Slurm's submit_job, PBS qsub,
 // LSF bsub, HTCondor, Nomad, Flux) takes the job's batch script as a string; the script is a
@@ -20,7 +23,9 @@ var r20JobSubmitWords = wordSet{words: `submit sbatch qsub bsub srun salloc disp
 var r20JobScriptKeys = wordSet{words: `script command cmd batchscript jobscript scriptcontent scriptbody wrap commands inline`}
 
 // r20ShellShebang is the #! line of a POSIX shell script.
-var r20ShellShebang = lazyRegexp(`^\s*#!\s*(?:/usr)?(?:/local)?/bin/(?:env\s+(?:-S\s+)?)?(?:ba|z|k|da)?sh\b`)
+var r20ShellShebang = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*#!\s*(?:/usr)?(?:/local)?/bin/(?:env\s+(?:-S\s+)?)?(?:ba|z|k|da)?sh\b`)
+}}
 
 // jobScript reports that argument a holds a shell script the call submits or runs: a script
 // under a command-carrying key of a batch scheduler's submit tool, or any such key whose value
@@ -33,7 +38,7 @@ func (c *mcpCtx) jobScript(a mcpArg) bool {
 	if !strings.ContainsAny(v, " \t\n") {
 		return false // a script's path or a job's name, not its text
 	}
-	if r20ShellShebang().MatchString(v) {
+	if r20ShellShebang.get().MatchString(v) {
 		return true
 	}
 	return mcpAnyWord(c.serverWords, r20JobServerWords.get()) && mcpAnyWord(c.toolWords, r20JobSubmitWords.get())
@@ -41,7 +46,9 @@ func (c *mcpCtx) jobScript(a mcpArg) bool {
 
 // r20SelfSubmitRe finds a job script line that submits the script itself again ($0,
 // ${BASH_SOURCE[0]}, the scheduler's own record of the script).
-var r20SelfSubmitRe = lazyRegexp(`(?m)^[ \t]*(?:sbatch|qsub|bsub|condor_submit)\b[^\n#]*?(?:\$0\b|\$\{0\}|"\$0"|\$\{?BASH_SOURCE|\$SLURM_JOB_SCRIPT|\$\{SLURM_JOB_SCRIPT\}|\$PBS_JOBNAME)`)
+var r20SelfSubmitRe = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:sbatch|qsub|bsub|condor_submit)\b[^\n#]*?(?:\$0\b|\$\{0\}|"\$0"|\$\{?BASH_SOURCE|\$SLURM_JOB_SCRIPT|\$\{SLURM_JOB_SCRIPT\}|\$PBS_JOBNAME)`)
+}}
 
 // selfResubmit says why a job script submits itself more than once: every run starts two or
 // more copies, so the jobs double until the scheduler's limits stop them (docs/policy.md:
@@ -51,7 +58,7 @@ func selfResubmit(c *mcpCtx) string {
 	if c.shellText == "" || !strings.Contains(c.shellText, "\n") {
 		return ""
 	}
-	n := len(r20SelfSubmitRe().FindAllStringIndex(mcpClip(c.shellText, 64<<10), 8))
+	n := len(r20SelfSubmitRe.get().FindAllStringIndex(mcpClip(c.shellText, 64<<10), 8))
 	if n < 2 {
 		return ""
 	}

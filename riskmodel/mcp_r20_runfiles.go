@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -17,7 +18,9 @@ import (
 
 // r20SelfHostedRe finds a workflow job that runs on a self-hosted runner (GitHub's runs-on
 // label; the label list form included).
-var r20SelfHostedRe = lazyRegexp(`(?m)^\s*runs-on\s*:\s*(?:\[[^\]\n]*)?["']?self-hosted\b|^\s*-\s*["']?self-hosted["']?\s*$`)
+var r20SelfHostedRe = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*runs-on\s*:\s*(?:\[[^\]\n]*)?["']?self-hosted\b|^\s*-\s*["']?self-hosted["']?\s*$`)
+}}
 
 // runFileDestructive finds a written run file whose commands the exec analysis finds deleting
 // data, breaking the system or exhausting it (critical, or high and certain).
@@ -44,7 +47,7 @@ func (c *mcpCtx) runFileHarm(sure bool) string {
 		if !ok || shape == r18ShapeBuild {
 			continue
 		}
-		if shape == r18ShapeCI && mcpCIFile(w.path) && !r20SelfHostedRe().MatchString(w.content) {
+		if shape == r18ShapeCI && mcpCIFile(w.path) && !r20SelfHostedRe.get().MatchString(w.content) {
 			continue
 		}
 		for _, body := range r18Bodies(shape, w.content) {
