@@ -177,15 +177,16 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.outbound-data":              a(polMessage + "; " + polExfil),
 		"mcp.identifiers-posted":         a(polMessage + "; " + polExfil),
 		"mcp.url-carries-data":           d(polExfil),
-		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
-		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
-		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
-		"mcp.upload-data-file":           d(polExfil),  // mcp_r18data_outbound.go
-		"mcp.share-business-doc":         a(polExfil),  // mcp_r18data_outbound.go
-		"mcp.public-folder-data":         d(polExfil),  // mcp_r18data_outbound.go
-		"mcp.automation-sink":            d(polExfil),  // mcp_r18data_outbound.go
-		"mcp.runfile-remote-code":        d(polRemote), // r18files_runwrites.go
-		"pkg.compromised-version":        d(polRemote), // r18files_compromised.go
+		"mcp.elicit-credentials":         d(polCred),    // mcp_r17_rules.go
+		"mcp.public-data-repo":           d(polExfil),   // mcp_r17_rules.go
+		"mcp.ci-pr-target-secrets":       d(polRemote),  // mcp_r17_rules.go
+		"mcp.upload-data-file":           d(polExfil),   // mcp_r18data_outbound.go
+		"mcp.share-business-doc":         a(polExfil),   // mcp_r18data_outbound.go
+		"mcp.public-folder-data":         d(polExfil),   // mcp_r18data_outbound.go
+		"mcp.automation-sink":            d(polExfil),   // mcp_r18data_outbound.go
+		"mcp.runfile-remote-code":        d(polRemote),  // r18files_runwrites.go
+		"mcp.runfile-risky":              a(polDestroy), // mcp_r20_runfiles.go: the command's own delete is asked
+		"pkg.compromised-version":        d(polRemote),  // r18files_compromised.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),
@@ -204,6 +205,18 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.oast-callback":          d(polExfil),
 		"mcp.lookalike-download":     d(polRemote),
 		"mcp.apex-callout-records":   d(polExfil),
+
+		// mcp_r20_readargs.go
+		"mcp.search-delete":           d(polDestroy),
+		"mcp.search-sendemail":        d(polExfil + "; " + polMessage + " (unsure unless the address is a personal mailbox)"),
+		"mcp.search-script":           o,
+		"mcp.security-index-read":     d(polCred),
+		"mcp.stored-passwords-read":   d(polCred),
+		"mcp.remote-credential-copy":  d(polCred),
+		"mcp.platform-variables-read": d(polCred + " (bulk secret dumps)"),
+		"mcp.credential-table-read":   d(polCred),
+		"mcp.connection-secrets-read": d(polCred + " (bulk); " + polSecret + " (one connection: unsure)"),
+		"mcp.script-secret-fields":    d(polCred),
 
 		// credentials
 		"cred.password-prompt": d(polCred),
@@ -278,6 +291,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the code comes from a raw public IP address or a look-alike of a registry, vendor or organisation host, or is fetched from a host or repository that is no vendor's own and run at once",
 			exec: untrustedSourceCertain},
 		"pkg.typosquat":         d(polRemote),
+		"pkg.inline-index":      a(polFork), // pkg_inline.go
 		"mcp.package-typosquat": d(polRemote),
 		"pkg.system":            a(polSystem),
 		"pkg.publish":           a(polProd),
