@@ -3,6 +3,7 @@ package riskmodel
 import (
 	"net"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -27,16 +28,24 @@ import (
 // Scrapli send_configs, Junos PyEZ Config.load/commit; Cisco IOS "write erase" and "reload".
 
 // deviceLibs are the Python network-automation libraries, as imported.
-var deviceLibs = lazyRegexp(`(?m)^\s*(?:from|import)\s+(?:netmiko|napalm|nornir|scrapli|ncclient|jnpr\.junos|pyeapi)\b`)
+var deviceLibs = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(?:from|import)\s+(?:netmiko|napalm|nornir|scrapli|ncclient|jnpr\.junos|pyeapi)\b`)
+}}
 
 // deviceChangeCalls are their calls that change a device's configuration.
-var deviceChangeCalls = lazyRegexp(`\b(?:send_config_set|send_config_from_file|save_config|commit_config|load_merge_candidate|load_replace_candidate|edit_config|send_configs?|config_mode|commit|rollback)\s*\(`)
+var deviceChangeCalls = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:send_config_set|send_config_from_file|save_config|commit_config|load_merge_candidate|load_replace_candidate|edit_config|send_configs?|config_mode|commit|rollback)\s*\(`)
+}}
 
 // deviceDestroyWords are device commands that wipe or restart the device.
-var deviceDestroyWords = lazyRegexp(`(?i)\b(?:write\s+erase|erase\s+(?:startup-config|nvram|/all)|reload\b|request\s+system\s+(?:zeroize|reboot|halt)|format\s+(?:flash|bootflash|disk)|delete\s+/force|factory-reset)`)
+var deviceDestroyWords = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:write\s+erase|erase\s+(?:startup-config|nvram|/all)|reload\b|request\s+system\s+(?:zeroize|reboot|halt)|format\s+(?:flash|bootflash|disk)|delete\s+/force|factory-reset)`)
+}}
 
 // deviceSendCalls run a command string on a device; with a destroy word in it they wipe it.
-var deviceSendCalls = lazyRegexp(`\bsend_command(?:_timing|_expect)?\s*\(|\bcli\s*\(|\brun_commands?\s*\(`)
+var deviceSendCalls = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`\bsend_command(?:_timing|_expect)?\s*\(|\bcli\s*\(|\brun_commands?\s*\(`)
+}}
 
 // malwareDirs are directory names that hold specimens wherever they are.
 var malwareDirs = table[map[string]bool]{build: func() map[string]bool {
@@ -48,7 +57,9 @@ var malwareDirs = table[map[string]bool]{build: func() map[string]bool {
 var malwareWorkspaceWords = []string{"malware", "dfir", "forensic", "incident", "ransom", "threat-intel", "triage"}
 
 // exploitScript matches a script path that is an exploit.
-var exploitScript = lazyRegexp(`(?i)(?:^|/)(?:exploits?|pocs?|payloads)/|(?:^|/)(?:cve-\d{4}-\d{3,}|exploit)[^/]*$`)
+var exploitScript = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|/)(?:exploits?|pocs?|payloads)/|(?:^|/)(?:cve-\d{4}-\d{3,}|exploit)[^/]*$`)
+}}
 
 func r20CodeRules() []*Rule {
 	return []*Rule{
@@ -58,16 +69,16 @@ func r20CodeRules() []*Rule {
 			Message:     "Runs code that pushes configuration or commands to network devices",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				code := segmentPython(s)
-				if code == "" || !deviceLibs().MatchString(code) {
+				if code == "" || !deviceLibs.get().MatchString(code) {
 					return "", false
 				}
-				if deviceSendCalls().MatchString(code) || deviceChangeCalls().MatchString(code) {
-					if m := deviceDestroyWords().FindString(code); m != "" {
+				if deviceSendCalls.get().MatchString(code) || deviceChangeCalls.get().MatchString(code) {
+					if m := deviceDestroyWords.get().FindString(code); m != "" {
 						c.certainty = certaintySure // docs/policy.md: destruction outside the workspace
 						return "Runs Python that sends `" + m + "` to network devices, which wipes or restarts them", true
 					}
 				}
-				if m := deviceChangeCalls().FindString(code); m != "" {
+				if m := deviceChangeCalls.get().FindString(code); m != "" {
 					return "Runs Python that changes network devices' configuration (" + strings.TrimRight(m, "( ") + ")", true
 				}
 				return "", false
@@ -113,7 +124,7 @@ func r20CodeRules() []*Rule {
 			Message: "Runs an exploit script against another machine",
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				f := executedFile(s)
-				if f == "" || !exploitScript().MatchString(f) {
+				if f == "" || !exploitScript.get().MatchString(f) {
 					return "", false
 				}
 				for _, a := range s.Args[1:] {

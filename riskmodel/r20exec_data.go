@@ -2,6 +2,7 @@ package riskmodel
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -19,7 +20,9 @@ import (
 //     notebook server" (ip, token, password, allow_remote_access, disable_check_xsrf).
 
 // peopleDataWords name data about people in a file or directory name.
-var peopleDataWords = lazyRegexp(`(?i)(?:^|[^a-z])(?:participants?|patients?|customers?|clients?|members?|employees?|staff|students?|donors?|respondents?|subjects?|persons?|people|users|cohort|ehr|emr|phi|pii|genotypes?|genomes?|medical|clinical|health|payroll|hr|ssn|census|claims?|encounters?|sourcedata)(?:$|[^a-z])`)
+var peopleDataWords = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^a-z])(?:participants?|patients?|customers?|clients?|members?|employees?|staff|students?|donors?|respondents?|subjects?|persons?|people|users|cohort|ehr|emr|phi|pii|genotypes?|genomes?|medical|clinical|health|payroll|hr|ssn|census|claims?|encounters?|sourcedata)(?:$|[^a-z])`)
+}}
 
 // dataFileExt are extensions of data files (tables, databases, scientific formats).
 var dataFileExt = table[map[string]bool]{build: func() map[string]bool {
@@ -37,12 +40,18 @@ var secureErasers = table[map[string]bool]{build: func() map[string]bool {
 }}
 
 // jupyterConfigName matches Jupyter's server and notebook configuration files.
-var jupyterConfigName = lazyRegexp(`^jupyter_(?:server|notebook|lab)_config\.(?:py|json)$`)
+var jupyterConfigName = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`^jupyter_(?:server|notebook|lab)_config\.(?:py|json)$`)
+}}
 
 // jupyterOpenIP and jupyterCfgNoAuth are the settings that open the server and drop its login.
 var (
-	jupyterOpenIP    = lazyRegexp(`(?i)\b(?:ServerApp|NotebookApp)\.ip\s*=\s*['"](?:0\.0\.0\.0|\*|::|)['"]|"ip"\s*:\s*"(?:0\.0\.0\.0|\*|::)"`)
-	jupyterCfgNoAuth = lazyRegexp(`(?i)\b(?:ServerApp|NotebookApp|IdentityProvider|PasswordIdentityProvider)\.(?:token|password)\s*=\s*(?:u?['"]['"])|"(?:token|password)"\s*:\s*""|disable_check_xsrf\s*=\s*True|password_required\s*=\s*False`)
+	jupyterOpenIP = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:ServerApp|NotebookApp)\.ip\s*=\s*['"](?:0\.0\.0\.0|\*|::|)['"]|"ip"\s*:\s*"(?:0\.0\.0\.0|\*|::)"`)
+	}}
+	jupyterCfgNoAuth = table[*regexp.Regexp]{build: func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:ServerApp|NotebookApp|IdentityProvider|PasswordIdentityProvider)\.(?:token|password)\s*=\s*(?:u?['"]['"])|"(?:token|password)"\s*:\s*""|disable_check_xsrf\s*=\s*True|password_required\s*=\s*False`)
+	}}
 )
 
 func r20DataRules() []*Rule {
@@ -59,7 +68,7 @@ func r20DataRules() []*Rule {
 					if !dataFileExt.get()[ext] {
 						continue
 					}
-					if peopleDataWords().MatchString(strings.TrimSuffix(f, path.Ext(f))) {
+					if peopleDataWords.get().MatchString(strings.TrimSuffix(f, path.Ext(f))) {
 						return "Shreds " + f + ", data about people that cannot be regenerated", true
 					}
 				}
@@ -72,7 +81,7 @@ func r20DataRules() []*Rule {
 			exec: func(c *execCtx, s *Segment) (string, bool) {
 				written := false
 				for _, t := range writeTargets(c, s) {
-					if jupyterConfigName().MatchString(path.Base(orStr(t.abs, t.arg))) {
+					if jupyterConfigName.get().MatchString(path.Base(orStr(t.abs, t.arg))) {
 						written = true
 					}
 				}
@@ -84,7 +93,7 @@ func r20DataRules() []*Rule {
 					out = s.Stdin
 				}
 				out = strings.ReplaceAll(out, `\n`, "\n")
-				if jupyterOpenIP().MatchString(out) && jupyterCfgNoAuth().MatchString(out) {
+				if jupyterOpenIP.get().MatchString(out) && jupyterCfgNoAuth.get().MatchString(out) {
 					return "Configures Jupyter to listen on every interface with no token or password: code execution for anyone who can reach it", true
 				}
 				return "", false
