@@ -254,6 +254,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r19GTFORules},
 		{build: mcpR19IdentifierRules, mcp: true},
 		{build: r19AtomicHostRules}, {build: r19HomeArchiveRules}, {build: r19HistoryRules},
+		{build: r20LabRules}, {build: r20OpsRules},
 	}
 }
 
