@@ -177,15 +177,16 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.outbound-data":              a(polMessage + "; " + polExfil),
 		"mcp.identifiers-posted":         a(polMessage + "; " + polExfil),
 		"mcp.url-carries-data":           d(polExfil),
-		"mcp.elicit-credentials":         d(polCred),   // mcp_r17_rules.go
-		"mcp.public-data-repo":           d(polExfil),  // mcp_r17_rules.go
-		"mcp.ci-pr-target-secrets":       d(polRemote), // mcp_r17_rules.go
-		"mcp.upload-data-file":           d(polExfil),  // mcp_r18data_outbound.go
-		"mcp.share-business-doc":         a(polExfil),  // mcp_r18data_outbound.go
-		"mcp.public-folder-data":         d(polExfil),  // mcp_r18data_outbound.go
-		"mcp.automation-sink":            d(polExfil),  // mcp_r18data_outbound.go
-		"mcp.runfile-remote-code":        d(polRemote), // r18files_runwrites.go
-		"pkg.compromised-version":        d(polRemote), // r18files_compromised.go
+		"mcp.elicit-credentials":         d(polCred),    // mcp_r17_rules.go
+		"mcp.public-data-repo":           d(polExfil),   // mcp_r17_rules.go
+		"mcp.ci-pr-target-secrets":       d(polRemote),  // mcp_r17_rules.go
+		"mcp.upload-data-file":           d(polExfil),   // mcp_r18data_outbound.go
+		"mcp.share-business-doc":         a(polExfil),   // mcp_r18data_outbound.go
+		"mcp.public-folder-data":         d(polExfil),   // mcp_r18data_outbound.go
+		"mcp.automation-sink":            d(polExfil),   // mcp_r18data_outbound.go
+		"mcp.runfile-remote-code":        d(polRemote),  // r18files_runwrites.go
+		"mcp.runfile-risky":              a(polDestroy), // mcp_r20_runfiles.go: the command's own delete is asked
+		"pkg.compromised-version":        d(polRemote),  // r18files_compromised.go
 		"mcp.sql-remote-reach":           a(polExfil),
 		"mcp.sql-net-call":               a(polExfil),
 		"mcp.remote-credential-path":     a(polCred),
@@ -278,6 +279,7 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 			when: "the code comes from a raw public IP address or a look-alike of a registry, vendor or organisation host, or is fetched from a host or repository that is no vendor's own and run at once",
 			exec: untrustedSourceCertain},
 		"pkg.typosquat":         d(polRemote),
+		"pkg.inline-index":      a(polFork), // pkg_inline.go
 		"mcp.package-typosquat": d(polRemote),
 		"pkg.system":            a(polSystem),
 		"pkg.publish":           a(polProd),

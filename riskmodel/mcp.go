@@ -164,6 +164,9 @@ type mcpCtx struct {
 	// execShell runs the exec analysis on a shell script the call writes for later (a CI
 	// step); nil outside mcpVerdict.
 	execShell func(script string) []Finding
+	// execShellAt is execShell run from another directory: a run file's commands run from
+	// its own project's root (mcp_r20_runfiles.go).
+	execShellAt func(script, cwd string) []Finding
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -840,6 +843,9 @@ func (c *mcpCtx) findShell() {
 				if a.nkey == "script" && !shellish {
 					isCmd = false
 				}
+			}
+			if !isCmd && c.jobScript(a) {
+				isCmd = true // a batch job's script (mcp_r20_jobs.go)
 			}
 			if isCmd {
 				text = a.val
@@ -2628,6 +2634,9 @@ func (a *Analyzer) mcpVerdict(ctx context.Context, req MCPRequest) Verdict {
 	c := a.newMCPCtx(&req)
 	c.execShell = func(script string) []Finding {
 		return a.Exec(ctx, ExecRequest{Command: []string{"bash", "-c", script}, Cwd: c.scope.Cwd}).Assessment.Findings
+	}
+	c.execShellAt = func(script, cwd string) []Finding {
+		return a.Exec(ctx, ExecRequest{Command: []string{"bash", "-c", script}, Cwd: cwd}).Assessment.Findings
 	}
 	var findings []Finding
 	add := func(r *Rule, msg string) {

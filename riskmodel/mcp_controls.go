@@ -131,7 +131,7 @@ func isProductionScope(v string) bool { return reProdScope().MatchString(v) }
 
 var (
 	mcpShareWords      = wordSet{words: `share sharing permission permissions visibility access publish link`}
-	mcpPublicValues    = wordSet{words: `anyone anyonewithlink anyone_with_link public everyone world internet publiconweb domain_and_public`}
+	mcpPublicValues    = wordSet{words: `anyone anyonewithlink anyone_with_link public everyone world internet publiconweb domain_and_public open`} // open: Box shared_link.access (developer.box.com: "open" — anyone with the link)
 	mcpShareAudienceKe = wordSet{words: `type granteetype audience visibility access linksharing sharing scope role who accesslevel generalaccess`}
 	mcpShareNameKeys   = wordSet{words: `filename name title file filepath path documentname docname sheetname item itemname objectname`}
 )

@@ -214,12 +214,12 @@ var r10Protections = []struct {
 }{
 	{&wordSet{words: `pagerduty opsgenie oncall escalation escalations incidentio firehydrant splunkoncall victorops squadcast`}, "paging (who is woken for an incident)", true, true},
 	{&wordSet{words: `audit audits auditlog auditlogs trail trails cloudtrail activitylog logging flowlog flowlogs recorder`}, "audit logging", true, true},
-	{&wordSet{words: `guardduty securityhub defender detector detectors macie inspector sentinel falco crowdstrike`}, "threat detection", true, true},
+	{&wordSet{words: `guardduty securityhub defender detector detectors detection detections macie inspector sentinel falco crowdstrike`}, "threat detection", true, true},
 	{&wordSet{words: `waf firewall firewalls`}, "a firewall or WAF rule", true, false},
 	{&wordSet{words: `scanning scan scanner codeql dependabot secretscanning codescanning pushprotection vulnerability vulnerabilities advancedsecurity`}, "security scanning", true, false},
 	{&wordSet{words: `backup backups pitr retention`}, "backups", true, true},
 	{&wordSet{words: `protection protections ruleset rulesets deletionprotection terminationprotection`}, "a protection (branch, deletion or termination protection)", true, true},
-	{&wordSet{words: `monitor monitors alert alerts alerting alarm alarms alertrule alertrules alertpolicy uptime synthetic synthetics healthcheck heartbeat heartbeats notification notifications`}, "monitoring and alerting", false, false},
+	{&wordSet{words: `monitor monitors alert alerts alerting alarm alarms alertrule alertrules alertpolicy uptime synthetic synthetics healthcheck heartbeat heartbeats notification notifications splunk sumologic savedsearch savedsearches`}, "monitoring and alerting", false, false},
 }
 
 // r10OffVerbs switch something off by their name.

@@ -216,7 +216,7 @@ type ruleFamily struct {
 func ruleFamilies() []ruleFamily {
 	return []ruleFamily{
 		{build: shellRules}, {build: fsRules}, {build: vcsRules}, {build: netRules}, {build: hostRules},
-		{build: credRules}, {build: sysRules}, {build: privRules}, {build: pkgRules}, {build: interpRules},
+		{build: credRules}, {build: sysRules}, {build: privRules}, {build: pkgRules}, {build: pkgInlineRules}, {build: interpRules},
 		{build: cloudRules}, {build: cloudControlRules}, {build: baselineRules}, {build: catalogRules},
 		{build: mcpServiceRules, mcp: true}, {build: mcpEffectRules, mcp: true}, {build: mcpRoutineRules, mcp: true},
 		{build: mcpRules, mcp: true}, {build: selfApprovalRules}, {build: osBreakRules}, {build: tunnelRules}, {build: dataMoveRules},
@@ -254,6 +254,7 @@ func ruleFamilies() []ruleFamily {
 		{build: r19GTFORules},
 		{build: mcpR19IdentifierRules, mcp: true},
 		{build: r19AtomicHostRules}, {build: r19HomeArchiveRules}, {build: r19HistoryRules},
+		{build: mcpR20JobRules, mcp: true}, {build: mcpR20RunFileRules, mcp: true},
 		{build: r20LabRules}, {build: r20OpsRules},
 	}
 }

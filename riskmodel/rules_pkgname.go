@@ -220,6 +220,12 @@ var pkgEcoNames = table[map[catalog.Ecosystem]string]{build: func() map[catalog.
 // non-ASCII lookalikes of popular names, separator and lookalike-ASCII variants and single
 // slips; unsure (asked) for two-edit near-misses and non-ASCII names that imitate nothing known.
 func pkgTyposquatCheck(c *execCtx, s *Segment) (string, bool) {
+	if why := pkgInlineSquat(s); why != "" {
+		return why, true // pkg_inline.go
+	}
+	if why := pkgGitURLSquat(s); why != "" {
+		return why, true
+	}
 	named := pkgInstallNames(s)
 	if len(named) == 0 {
 		return "", false

@@ -318,8 +318,9 @@ func tokensClose(a, b string) (int, bool) {
 // shortWordSlip judges a slip inside a short word of a longer name (create-nxet-app,
 // newtonsoft.jsonn): a short word alone has many real neighbours, but the whole name around
 // it is long enough that a swapped, doubled or lost double letter there is a typing slip of
-// the popular name, not another package. A slip that makes a whole word of the popular
-// name's family (a letter substituted) is not accepted: lodash.get and lodash.set stay apart.
+// the popular name, not another package; so is a letter dropped from a word of four or more.
+// A slip that makes a whole word of the popular name's family (a letter substituted) is not
+// accepted: lodash.get and lodash.set stay apart.
 func shortWordSlip(a, b, wa, wb string) (int, bool) {
 	if len(wb) < 3 || len(wb) >= 5 || len(b) < 8 {
 		return 0, false
@@ -328,6 +329,11 @@ func shortWordSlip(a, b, wa, wb string) (int, bool) {
 		return 0, false
 	}
 	if slip(wa, wb) && slip(a, b) {
+		return 1, true
+	}
+	// A letter dropped from a word of four or more (newtonsoft.jsn): what is left is no
+	// word of a family, where a substituted or added letter may make one.
+	if len(wb) >= 4 && len(wa) == len(wb)-1 && osa(wa, wb) == 1 && len(a) >= 8 {
 		return 1, true
 	}
 	return 0, false

@@ -29,15 +29,22 @@ type wordList struct {
 	Words  []string `toml:"words"`
 }
 
+type ownerList struct {
+	Source string   `toml:"source"`
+	Names  []string `toml:"names"`
+}
+
 type pkgScopesFile struct {
 	Scopes []scopeList `toml:"scopes"`
 	Words  []wordList  `toml:"words"`
+	Owners []ownerList `toml:"owners"`
 }
 
 // NameWords is the loaded list of vendor scopes and organisation words, read-only after
 // LoadNameWords.
 type NameWords struct {
 	scopes map[Ecosystem]map[string]bool
+	owners map[string]bool // GitHub organisations of famous tools and packages
 	words  map[string]bool
 	folded map[string]string // LookalikeFold(word) → word
 }
@@ -61,7 +68,7 @@ func loadNameWords(data []byte, pkgs *Packages) (*NameWords, error) {
 	if err := decodeStrict(data, &f); err != nil {
 		return nil, fmt.Errorf("pkgscopes.toml: %w", err)
 	}
-	w := &NameWords{scopes: map[Ecosystem]map[string]bool{}, words: map[string]bool{}, folded: map[string]string{}}
+	w := &NameWords{scopes: map[Ecosystem]map[string]bool{}, owners: map[string]bool{}, words: map[string]bool{}, folded: map[string]string{}}
 	add := func(e Ecosystem, s string) {
 		if w.scopes[e] == nil {
 			w.scopes[e] = map[string]bool{}
@@ -84,6 +91,17 @@ func loadNameWords(data []byte, pkgs *Packages) (*NameWords, error) {
 			if s, _, ok := strings.Cut(strings.TrimPrefix(n, "@"), "/"); ok && strings.HasPrefix(n, "@") {
 				add(Npm, s)
 			}
+		}
+	}
+	for _, l := range f.Owners {
+		if l.Source == "" || len(l.Names) == 0 {
+			return nil, fmt.Errorf("pkgscopes.toml: an owner list needs a source and names")
+		}
+		for _, n := range l.Names {
+			if n == "" || n != strings.ToLower(n) || strings.ContainsAny(n, "@/ .") {
+				return nil, fmt.Errorf("pkgscopes.toml: owner %q: write the GitHub account lower-case, alone", n)
+			}
+			w.owners[n] = true
 		}
 	}
 	for _, l := range f.Words {
@@ -147,6 +165,11 @@ func (w *NameWords) ScopeImitates(e Ecosystem, scope string) (of string, ok bool
 	s := strings.ToLower(scope)
 	if s == "" || w.scopes[e][s] {
 		return "", false
+	}
+	if e == GoMod {
+		if of, ok := w.OwnerImitates(scope); ok {
+			return of, true
+		}
 	}
 	f := LookalikeFold(scope)
 	for v := range w.scopes[e] {
