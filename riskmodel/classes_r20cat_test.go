@@ -131,6 +131,17 @@ func TestClassR20CatEnterpriseRoutine(t *testing.T) {
 		{`databricks secrets get-secret etl api-key`, Ask, 0, "", "a secret value: not covered"},
 		{`anypoint-cli-v4 runtime-mgr cloudhub-application list --output json`, Allow, 0, "", "applications"},
 		{`cobc -x -free -I copy src/paycalc.cbl -o build/paycalc`, Allow, 0, "", "COBOL compile"},
+		{`echo 'DISPLAY QLOCAL(ORDERS.*) CURDEPTH' | runmqsc QMDEV1`, Allow, 0, "base.mq-display", "MQSC display"},
+		{`printf 'DIS QMGR\nDIS CHSTATUS(*)\n' | runmqsc QMDEV1`, Allow, 0, "base.mq-display", "two displays"},
+		{`echo 'ALTER QLOCAL(ORDERS.IN) MAXDEPTH(1)' | runmqsc QMDEV1`, Ask, 0, "", "a change: not covered"},
+		{`printf 'DIS QMGR\nCLEAR QLOCAL(ORDERS.IN)\n' | runmqsc QMDEV1`, Ask, High, "ops.data-destroy", "a clear after a display"},
+		{`runmqsc QMDEV1 < mqsc/setup.mqsc`, Ask, 0, "", "unseen file"},
+		{`db2 connect to ACCTDEV && db2 "SELECT COUNT(*) FROM ACC.LEDGER WHERE ST = 'O'" && db2 terminate`, Allow, 0, "base.db2-read", "read on a dev database"},
+		{`db2 connect to ACCTDEV user admin using hunter2`, Ask, 0, "", "password on the command line: not covered"},
+		{`db2 connect to ACCTDEV && db2 "DELETE FROM ACC.LEDGER"`, Ask, 0, "", "a delete: not a read"},
+		{`db2 connect to ACCTPROD && db2 "SELECT * FROM ACC.CUSTOMER"`, Ask, 0, "", "production: not covered"},
+		{`tcpdump -nn -r captures/bgp.pcap tcp port 179`, Allow, 0, "", "saved capture, display options first"},
+		{`tcpdump -nn -r captures/bgp.pcap -w /etc/x`, Ask, 0, "", "writing: not covered"},
 		{`kafka-console-consumer --bootstrap-server localhost:9092 --topic events --from-beginning --max-messages 10`, Allow, 0, "", "local broker"},
 	})
 }

@@ -466,3 +466,84 @@ func r20OpsRules() []*Rule {
 			}},
 	}
 }
+
+// mqscReadVerbs are the MQSC commands that only display or test (IBM MQ MQSC reference).
+var mqscReadVerbs = wordSet{words: "DISPLAY DIS PING END"}
+
+// mqscReadOnly says what a runmqsc call does when every MQSC command it is fed is a DISPLAY
+// or a PING, "" otherwise (a file or a pipe it cannot see, or any other command).
+func mqscReadOnly(s *Segment) string {
+	if s.Name() != "runmqsc" || s.Privileged {
+		return ""
+	}
+	mq := strings.ReplaceAll(mqscCommands(s), `\n`, "\n") // printf 'A\nB' and echo -e: one command a line
+	if strings.TrimSpace(mq) == "" {
+		return ""
+	}
+	n := 0
+	for _, line := range strings.Split(mq, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "*") {
+			continue
+		}
+		f := strings.Fields(strings.ToUpper(line))
+		if !mqscReadVerbs.has(f[0]) || strings.Contains(line, ";") {
+			return ""
+		}
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return "Runs MQSC DISPLAY commands through runmqsc: it shows queue manager objects and changes nothing"
+}
+
+// db2ReadOnly says what a db2 command-line call does when it only connects without a
+// password on the command line, ends the connection, lists or describes, or runs one SELECT,
+// "" otherwise. A request that names production anywhere stays as it was.
+func db2ReadOnly(c *execCtx, s *Segment) string {
+	if s.Name() != "db2" || s.Privileged || len(s.Args) < 2 {
+		return ""
+	}
+	for _, o := range c.segs {
+		for _, a := range o.Args {
+			if prodLike(a) || looseProd(strings.ToUpper(a)) {
+				return ""
+			}
+		}
+	}
+	stmt := strings.ToUpper(strings.TrimSpace(strings.Join(s.Args[1:], " ")))
+	f := strings.Fields(stmt)
+	switch {
+	case f[0] == "CONNECT" && len(f) == 3 && f[1] == "TO", f[0] == "TERMINATE", f[0] == "DISCONNECT",
+		f[0] == "LIST" && len(f) > 1 && (f[1] == "TABLES" || f[1] == "DB" || f[1] == "DATABASE" || f[1] == "NODE" || f[1] == "TABLESPACES" || f[1] == "APPLICATIONS"),
+		f[0] == "DESCRIBE", f[0] == "GET" && len(f) > 1 && (f[1] == "DB" || f[1] == "DBM" || f[1] == "DATABASE" || f[1] == "CONNECTION"):
+		return "Runs db2 " + capText(stmt) + ", which only reads"
+	case f[0] == "SELECT" || f[0] == "WITH" || f[0] == "VALUES":
+		if strings.Contains(stmt, ";") || strings.Contains(stmt, " INTO ") || strings.Contains(stmt, "FOR UPDATE") ||
+			containsAny(stmt, "INSERT ", "UPDATE ", "DELETE ", "MERGE ", "DROP ", "CALL ") {
+			return ""
+		}
+		return "Runs db2 " + capText(stmt) + ", a query that only reads"
+	}
+	return ""
+}
+
+// r20ReadRules are the baseline reads of the r20 enterprise tools whose input the catalogue
+// cannot see: MQSC fed to runmqsc, SQL and CLP commands given to db2.
+func r20ReadRules() []*Rule {
+	return []*Rule{
+		{ID: "base.mq-display", Baseline: true, Level: Low, Category: CatReadOnly,
+			Message: "Displays IBM MQ objects through runmqsc",
+			exec: func(_ *execCtx, s *Segment) (string, bool) {
+				m := mqscReadOnly(s)
+				return m, m != ""
+			}},
+		{ID: "base.db2-read", Baseline: true, Level: Low, Category: CatReadOnly,
+			Message: "Connects to a Db2 database outside production and reads from it",
+			exec: func(c *execCtx, s *Segment) (string, bool) {
+				m := db2ReadOnly(c, s)
+				return m, m != ""
+			}},
+	}
+}
