@@ -206,6 +206,18 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"mcp.lookalike-download":     d(polRemote),
 		"mcp.apex-callout-records":   d(polExfil),
 
+		// mcp_r20_readargs.go
+		"mcp.search-delete":           d(polDestroy),
+		"mcp.search-sendemail":        d(polExfil + "; " + polMessage + " (unsure unless the address is a personal mailbox)"),
+		"mcp.search-script":           o,
+		"mcp.security-index-read":     d(polCred),
+		"mcp.stored-passwords-read":   d(polCred),
+		"mcp.remote-credential-copy":  d(polCred),
+		"mcp.platform-variables-read": d(polCred + " (bulk secret dumps)"),
+		"mcp.credential-table-read":   d(polCred),
+		"mcp.connection-secrets-read": d(polCred + " (bulk); " + polSecret + " (one connection: unsure)"),
+		"mcp.script-secret-fields":    d(polCred),
+
 		// credentials
 		"cred.password-prompt": d(polCred),
 		"cred.metadata":        d(polCred),

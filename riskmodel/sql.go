@@ -77,6 +77,9 @@ func sqlRisk(w []string, st string) (mcpSqlKind, string) {
 		case sqlFileFuncs.has(v):
 			return mcpSqlSecret, "reads files of the database server (" + strings.ToLower(v) + ")"
 		case sqlSecretTables.has(v), v == "USER" && i > 0 && w[i-1] == "MYSQL", v == "PG_SHADOW":
+			if sqlNamesOnly(w, st) {
+				continue // user and role names: an inventory (sql_r20_names.go)
+			}
 			return mcpSqlSecret, "reads the database's password hashes"
 		}
 	}

@@ -44,7 +44,7 @@ func sqlSecretStoreRead(w []string, st string) (mcpSqlKind, string, bool) {
 			continue
 		}
 		for _, t := range w[i+1 : min(i+3, len(w))] {
-			if sqlSecretStores.has(t) {
+			if sqlSecretStores.has(t) || sqlTokenTableName(t) {
 				store = strings.ToLower(t)
 			}
 		}
