@@ -256,6 +256,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR20Rules, mcp: true},
 		{build: r19AtomicHostRules}, {build: r19HomeArchiveRules}, {build: r19HistoryRules},
 		{build: mcpR20JobRules, mcp: true}, {build: mcpR20RunFileRules, mcp: true},
+		{build: r20LabRules}, {build: r20OpsRules}, {build: r20ReadRules},
 	}
 }
 
