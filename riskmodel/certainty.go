@@ -395,6 +395,13 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"fs.shred-people-data":     d(polDestroy),
 		"net.jupyter-open-config":  d(polControls + "; " + polTunnel),
 		"exec.exploit-remote":      {class: cannotFollow, policy: polOpaque + " (whether the target is the team's)"},
+		// r20 catalogue classes (r20cat_ops.go): certain where production or the listed
+		// effect is named, a high ask otherwise (the rule lowers its own certainty).
+		"ops.data-destroy":   d(polDestroy + " (dropping, truncating or bulk deleting production data; a data store deleted)"),
+		"ops.admin-grant":    d(polPriv + " (an administrator's power over a shared system)"),
+		"ops.prod-stop":      d(polDestroy + " (a production service stopped or removed)"),
+		"cred.racf-database": d(polCred + " (the RACF database holds every user's password hashes)"),
+		"net.attack-outside": d("deny: attacking systems that are not the user's own (brute force, internet scans, SQL-injection dumps)"),
 	}
 	return t
 }}

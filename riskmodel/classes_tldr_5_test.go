@@ -209,7 +209,8 @@ func TestClassTldr5Risky(t *testing.T) {
 		{`devcontainer build --push --image-name ghcr.io/acme/dev .`, Ask, "cmd.unknown", "devcontainer build --push publishes"},
 		{`screenfetch -u`, Ask, "cmd.unknown", "screenfetch -u uploads a screenshot"},
 		// Another host than this machine: the local_net entries do not cover it.
-		{`fping -g 192.168.1.0/24`, Ask, "cmd.unknown", "fping of a network"},
+		{`fping -g 192.168.1.0/24`, Allow, "base.catalog-lab", "fping of a private lab network (r20cat_lab.go)"},
+		{`fping -g 198.51.100.0/24`, Ask, "cmd.unknown", "fping of an internet network"},
 		{`loadtest -n 1000 http://203.0.113.9/`, Ask, "cmd.unknown-risky", "loadtest at a raw IP"},
 		{`azurite --blobHost 0.0.0.0`, Ask, "cmd.unknown", "azurite on every interface"},
 		{`samply load --address 0.0.0.0 profile.json`, Ask, "cmd.unknown", "samply serving the network"},

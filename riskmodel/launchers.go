@@ -36,8 +36,24 @@ var launcherArgOpts = table[map[string]map[string]bool]{build: func() map[string
 		"jsrun": words("-n --nrs -a --tasks_per_rs -c --cpu_per_rs -g --gpu_per_rs -r --rs_per_host -b --bind -d " +
 			"--launch_distribution -l --latency_priority -E --env -D --env_no_propagate -p --np -f --appfile"),
 		"ibrun": words("-n -o"),
+		// Batch submitters run the job script they are given (r20): judged as that script.
+		"sbatch": batchOpts(slurm, "--wrap -a --array -F --nodefile --mail-user --chdir"),
+		"qsub":   words("-a -A -c -C -d -D -e -j -J -k -l -m -M -N -o -p -P -q -r -R -S -t -u -v -W -w"),
 	}
 }}
+
+// batchOpts is a launcher's option set with more value-taking options added.
+func batchOpts(base map[string]bool, more string) map[string]bool {
+	m := words(more)
+	for k := range base {
+		m[k] = true
+	}
+	return m
+}
+
+// batchSubmitter reports a submitter that reads its first operand as a job script file, not
+// a command looked up on PATH: `sbatch job.sh` runs ./job.sh.
+func batchSubmitter(name string) bool { return name == "sbatch" || name == "qsub" }
 
 // words splits a space-separated list into a set.
 func words(s string) map[string]bool {
@@ -62,6 +78,9 @@ func launcherArgv(name string, args []string) ([]string, bool) {
 			return args[1:], true
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
+			if batchSubmitter(name) && a != "-" && !strings.Contains(a, "/") && !strings.ContainsAny(a, "$`") {
+				return append([]string{"./" + a}, args[1:]...), true // a script in the current directory
+			}
 			return args, true
 		}
 		// Open MPI's --mca/-mca/--gmca take a name and a value.

@@ -64,6 +64,9 @@ func runawayText(src string, depth int) string {
 				why = runawayBody(n.Do)
 			} else {
 				why = boundedFlood(n) // resource_bounded.go
+				if why == "" {
+					why = cpuWorkerFlood(n) // r20cat_workers.go
+				}
 			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {

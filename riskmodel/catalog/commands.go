@@ -155,6 +155,11 @@ type Command struct {
 	// that is every interface — takes the use out of the entry. Short options are named
 	// per entry because -h, -b and -i mean help, batch or input to most other tools.
 	HostOptions []string `toml:"host_options" json:"host_options,omitempty"`
+	// LabNet says a local_net entry is also routine against private lab addresses (RFC 1918,
+	// IPv6 unique-local, link-local), named as IP addresses or ranges and never by a host
+	// name: a scan, ping, SNMP walk or BMC read of the user's own lab network is read-only
+	// inspection (riskmodel/r20cat_lab.go). Addresses on the internet stay not covered.
+	LabNet bool `toml:"lab_net" json:"lab_net,omitempty"`
 	// Args, when given, are arguments one of which a use must have to be in the entry:
 	// "TCP-LISTEN:" (ending in ':' or '=') is a prefix, "-L" an option given alone, as
 	// -Lvalue or --opt=value, or inside a bundle of one-letter options (-fNL), anything else
@@ -342,6 +347,8 @@ func loadCommands(data []byte) (*Commands, error) {
 			return nil, fmt.Errorf("commands.toml: command %q: local_default is for local_net entries", e.Name)
 		case len(e.HostOptions) > 0 && e.Class != CommandLocalNet:
 			return nil, fmt.Errorf("commands.toml: command %q: host_options are for local_net entries", e.Name)
+		case e.LabNet && e.Class != CommandLocalNet:
+			return nil, fmt.Errorf("commands.toml: command %q: lab_net is for local_net entries", e.Name)
 		}
 		for _, sub := range e.Subcommands {
 			e.subWords = append(e.subWords, strings.Fields(sub))
