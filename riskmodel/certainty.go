@@ -386,6 +386,15 @@ var certaintyTable = table[map[string]certaintyEntry]{build: func() map[string]c
 		"prod.wp-remote-destroy":     d(polDestroy + "; " + polPriv + "; " + polControls),
 		"net.load-flood":             d(polExhaust),
 		"pkg.unity-untrusted-import": d(polRemote),
+		// r20 exec classes (r20exec_rules.go)
+		"container.socket-api":     {class: cannotFollow, policy: polPriv + " (the docker socket); " + polOpaque},
+		"net.observability-delete": a(polProd + "; " + polDestroy),
+		"vcs.merge-admin-bypass":   d(polControls + " (branch protection)"),
+		"net.device-config-push":   a(polProd + "; " + polDestroy),
+		"exec.malware-sample":      d(polRemote + " (a malware specimen run outside a sandbox)"),
+		"fs.shred-people-data":     d(polDestroy),
+		"net.jupyter-open-config":  d(polControls + "; " + polTunnel),
+		"exec.exploit-remote":      {class: cannotFollow, policy: polOpaque + " (whether the target is the team's)"},
 		// r20 catalogue classes (r20cat_ops.go): certain where production or the listed
 		// effect is named, a high ask otherwise (the rule lowers its own certainty).
 		"ops.data-destroy":   d(polDestroy + " (dropping, truncating or bulk deleting production data; a data store deleted)"),

@@ -86,7 +86,7 @@ func TestClassR12SecurityOff(t *testing.T) {
 		{`sudo pfctl -F all`, Deny, "sys.security-module-off", ""},
 		// Neighbours: status reads and enabling.
 		{`getenforce`, Allow, "", ""},
-		{`sudo ufw status verbose`, Ask, "", ""},
+		{`sudo ufw status verbose`, Allow, "", ""}, // read-only inspection under sudo (sudoread.go)
 		{`sudo auditctl -l`, Ask, "", "sys.security-module-off"},
 		{`sudo auditctl -e 1`, Ask, "", "sys.security-module-off"},
 		{`sudo aa-enforce /etc/apparmor.d/usr.sbin.nginx`, Ask, "", "sys.security-module-off"},

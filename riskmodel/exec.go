@@ -135,6 +135,11 @@ func issueFinding(is issue) Finding {
 // judgeSegment applies the user rules and the built-in rules to one segment.
 func (a *Analyzer) judgeSegment(c *execCtx, s *Segment) []Finding {
 	fs, matched := runRules(a.execRules, c, s, false, nil)
+	if matched && s.Privileged {
+		if f, ok := a.sudoReadOnly(c, s, fs); ok { // sudoread.go: sudo iptables -L, sudo ss -tlnp
+			fs = []Finding{f}
+		}
+	}
 	if !matched {
 		fs, matched = runRules(a.baseRules, c, s, true, fs)
 	}

@@ -974,6 +974,11 @@ func (c *mcpCtx) findCode() ([]string, string) {
 		c.code = a.val
 		switch lang {
 		case "python":
+			if sh := notebookShell(a.val); sh != "" && mcpAnyWord(words, mcpIPythonWords.get()) {
+				// An IPython cell's !cmd and %%bash lines run in a shell (r17b_notebook.go):
+				// judged as the shell would run them, beside the cell's Python.
+				return []string{"bash", "-c", sh + "\npython3 -c " + shellQuote(notebookPython(a.val))}, a.val
+			}
 			return []string{"python3", "-c", a.val}, a.val
 		case "node":
 			return []string{"node", "-e", a.val}, a.val

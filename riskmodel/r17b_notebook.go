@@ -116,3 +116,7 @@ func lineMagicShell(line string) (string, bool) {
 	}
 	return "", false
 }
+
+// mcpIPythonWords name MCP servers and tools whose Python runs in an IPython kernel, where
+// !cmd and %%bash run shell commands: Jupyter and its servers, Colab, Deepnote, Datalayer.
+var mcpIPythonWords = wordSet{words: `jupyter jupyterlab ipython ipykernel notebook notebooks colab deepnote datalayer cell cells`}

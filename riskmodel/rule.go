@@ -255,6 +255,7 @@ func ruleFamilies() []ruleFamily {
 		{build: mcpR19IdentifierRules, mcp: true},
 		{build: mcpR20Rules, mcp: true},
 		{build: r19AtomicHostRules}, {build: r19HomeArchiveRules}, {build: r19HistoryRules},
+		{build: r20ExecRules}, {build: r20CodeRules}, {build: r20DataRules},
 		{build: mcpR20JobRules, mcp: true}, {build: mcpR20RunFileRules, mcp: true},
 		{build: r20LabRules}, {build: r20OpsRules}, {build: r20ReadRules},
 	}

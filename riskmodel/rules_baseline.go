@@ -61,6 +61,7 @@ var cliReads = table[map[string][]string]{build: func() map[string][]string {
 		"gh":           {"* list", "* view", "* status", "* diff", "* checks", "* watch", "status", "search *", "browse", "auth status", "api", "repo view", "run view", "run list", "release list", "release view", "workflow list", "workflow view", "label list", "gist view", "gist list", "pr checkout"},
 		"glab":         {"* list", "* view", "* status", "* diff", "mr checkout", "ci view", "ci status", "api"},
 		"crontab":      {"-l"},
+		"scrontab":     {"-l"}, // Slurm's per-user crontab (scrontab(1))
 		"systemctl":    {"status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers", "list-dependencies", "list-jobs", "list-paths", "list-automounts", "list-machines", "get-default", "is-system-running"},
 		"launchctl":    {"list", "print", "print-disabled", "blame"},
 		"brew":         {"list", "info", "search", "outdated", "doctor", "config", "deps", "uses", "leaves", "--prefix", "--version", "home"},

@@ -2240,6 +2240,9 @@ func sqlAnalyze(sql string) sqlVerdict {
 		}
 		v.read = v.read || w.read
 	}
+	if what := sqlLiteralEscalationIn(sql); v.escalate == "" && what != "" { // sql_admin.go: the option is a literal
+		v.escalate = "SQL that " + what
+	}
 	return v
 }
 

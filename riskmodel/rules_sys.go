@@ -238,7 +238,7 @@ func sysRules() []*Rule {
 					}
 				}
 				switch s.Name() {
-				case "crontab":
+				case "crontab", "scrontab": // scrontab: Slurm's crontab, run by slurmctld on the cluster (scrontab(1))
 					if s.hasFlag("l") && !s.hasFlag("er") {
 						return "", false
 					}

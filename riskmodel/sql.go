@@ -539,6 +539,9 @@ func mcpClassifySQL(w []string, st string) mcpSqlStmt {
 		first == "ALTER" && has("NO") && has("FORCE") && has("ROW") || first == "SET" && has("ROW_SECURITY") && (has("OFF") || has("FALSE")) {
 		s.kind, s.what = mcpSqlEscalate, "escalates database privileges or disables row-level security"
 	}
+	if what := sqlAdminEscalation(w, st); what != "" { // sql_admin.go: other engines' words
+		s.kind, s.what = mcpSqlEscalate, what
+	}
 	return s
 }
 

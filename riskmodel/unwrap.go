@@ -71,7 +71,7 @@ func (x *extractor) persistedCode(seg *Segment) (string, bool) {
 				return out, ok
 			}
 		}
-	case "crontab", "at", "batch", "tee":
+	case "crontab", "scrontab", "at", "batch", "tee":
 		if seg.Name() == "tee" {
 			persist := false
 			for _, a := range seg.Args[1:] {
@@ -87,7 +87,7 @@ func (x *extractor) persistedCode(seg *Segment) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		if seg.Name() == "crontab" {
+		if seg.Name() == "crontab" || seg.Name() == "scrontab" {
 			in = stripCronSchedule(in)
 		}
 		return in, true
