@@ -28,3 +28,15 @@ func TestClassSystemctlReads(t *testing.T) {
 		{`systemctl set-default rescue.target`, Ask, "", ""},
 	})
 }
+
+// System stores of keys and passwords that need no sudo to be named: WireGuard's interface
+// configs (PrivateKey), Debian's MySQL maintenance password, NetworkManager's connection
+// secrets. Listing the directory names nothing secret.
+func TestClassSystemServiceSecrets(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`cat /etc/wireguard/wg0.conf`, Deny, "cred.read", ""},
+		{`grep password /etc/mysql/debian.cnf`, Deny, "cred.read", ""},
+		{`cat /etc/NetworkManager/system-connections/office.nmconnection`, Deny, "cred.read", ""},
+		{`ls /etc/wireguard`, Allow, "", ""},
+	})
+}
