@@ -40,3 +40,15 @@ func TestClassSystemServiceSecrets(t *testing.T) {
 		{`ls /etc/wireguard`, Allow, "", ""},
 	})
 }
+
+// A read under sudo stays routine only while no option hands the tool something to run or
+// load as root: iptables' --modprobe/-M names a program it executes.
+func TestClassSudoReadRunOptions(t *testing.T) {
+	runExecCases(t, []execCase{
+		{`sudo iptables -L -n -v`, Allow, "", ""},
+		{`sudo iptables -L --modprobe=/tmp/x`, Ask, "priv.sudo", ""},
+		{`sudo iptables -M /tmp/x -L`, Ask, "priv.sudo", ""},
+		{`sudo dmesg --config=/tmp/x`, Ask, "priv.sudo", ""},
+		{`sudo ss -tlnp`, Allow, "", ""},
+	})
+}

@@ -20,10 +20,12 @@ import (
 //     editors, pagers and the tools that open one, debuggers, terminal multiplexers), and no
 //     option of it carries a command (find -exec, tcpdump -z, tar --to-command: the
 //     embedded-command scan) — the GTFOBins escapes priv.sudo exists for;
+//   - no option names a program, module, plugin, library or configuration to load
+//     (iptables --modprobe=/tmp/x runs /tmp/x as root; sudoRunsOption), whatever tool it is;
 //   - every path it names lies where root reads no one's secrets: the workspace, a temporary
-//     directory, or the system's configuration, logs and kernel views (/etc, /var/log,
-//     /proc, /sys, /usr, /opt, /boot); a read of /root, another home, /var/lib or a raw
-//     device stays a question.
+//     directory, or the system's logs, programs and kernel views (/var/log, /usr, /proc,
+//     /sys, /boot); under /etc, /opt, /srv and /var only commands that list names (ls, stat,
+//     du) qualify; a read of /root, another home, /var/lib or a raw device stays a question.
 //
 // Anything else under sudo is judged as before.
 
@@ -89,7 +91,7 @@ func (a *Analyzer) sudoReadOnly(c *execCtx, s *Segment, fs []Finding) (Finding, 
 			return Finding{}, false // reached through a wrapper that may change what runs
 		}
 	}
-	if len(embeddedCommands(s)) > 0 || len(subcommandRuns(s)) > 0 {
+	if len(embeddedCommands(s)) > 0 || len(subcommandRuns(s)) > 0 || sudoRunsOption(s) {
 		return Finding{}, false
 	}
 	for _, r := range s.Redirs {
@@ -168,6 +170,37 @@ func underAny(abs string, dirs []string) bool {
 	for _, p := range dirs {
 		if abs == p || strings.HasPrefix(abs, p+"/") {
 			return true
+		}
+	}
+	return false
+}
+
+// sudoRunWords are the words of option names that hand a program something to run or load.
+var sudoRunWords = []string{"exec", "command", "cmd", "program", "prog", "modprobe", "module", "pager", "editor",
+	"shell", "script", "plugin", "helper", "hook", "load", "lib", "preload", "config", "conf", "rcfile", "init",
+	"wrapper", "filter", "handler", "compress", "decompress"}
+
+// sudoRunsOption reports an option of s whose name says it runs or loads something: the
+// embedded-command scan knows the famous ones (tar --to-command, tcpdump -z); any tool's
+// --modprobe=, --pager=, --config= or --plugin= may do the same as root, and a read needs none.
+func sudoRunsOption(s *Segment) bool {
+	switch s.Name() {
+	case "iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft", "arptables", "ebtables":
+		for _, a := range s.Args[1:] {
+			if a == "-M" || strings.HasPrefix(a, "-M") && !strings.HasPrefix(a, "--") {
+				return true // -M is --modprobe's short form (iptables(8))
+			}
+		}
+	}
+	for _, a := range s.Args[1:] {
+		if !strings.HasPrefix(a, "--") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.ToLower(strings.TrimLeft(a, "-")), "=")
+		for _, w := range sudoRunWords {
+			if strings.Contains(name, w) {
+				return true
+			}
 		}
 	}
 	return false
