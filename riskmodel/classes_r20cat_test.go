@@ -1,49 +1,12 @@
 package riskmodel
 
-import (
-	"context"
-	"slices"
-	"testing"
-)
-
-// r20Case is one request of the r20 catalogue classes: the decision, the level when it
-// matters (a high ask is the floor under a model), and a rule that must be among the findings.
-type r20Case struct {
-	src      string
-	decision Decision
-	level    Level // 0: not checked
-	rule     string
-	note     string
-}
-
-func runR20Cases(t *testing.T, cases []r20Case) {
-	t.Helper()
-	a, err := New(Policy{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range cases {
-		t.Run(tc.src, func(t *testing.T) {
-			v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", tc.src}, Cwd: "/home/dev/proj"})
-			ids := ruleIDs(v)
-			if v.Decision != tc.decision {
-				t.Errorf("decision = %s at %s (rules %v), want %s (%s)", v.Decision, v.Assessment.Level, ids, tc.decision, tc.note)
-			}
-			if tc.level != 0 && v.Assessment.Level != tc.level {
-				t.Errorf("level = %s (rules %v), want %s (%s)", v.Assessment.Level, ids, tc.level, tc.note)
-			}
-			if tc.rule != "" && !slices.Contains(ids, tc.rule) {
-				t.Errorf("rules = %v, want %s among them (%s)", ids, tc.rule, tc.note)
-			}
-		})
-	}
-}
+import "testing"
 
 // Routine HPC and scientific computing (catalog/commands_r20.toml; job scripts through
 // launchers.go). Sources: the Slurm, PBS, LSF, Spack, Lmod, Snakemake, Nextflow, Apptainer,
 // Globus, Lustre, GPFS, FastQC, MultiQC, GROMACS, HDF5, NetCDF, NCO and CDO references.
 func TestClassR20CatHPCRoutine(t *testing.T) {
-	runR20Cases(t, []r20Case{
+	runBashCases(t, "/home/dev/proj", []bashCase{
 		{`sbatch jobs/train_resnet.sbatch`, Allow, 0, "", "the project's job script"},
 		{`sbatch -p gpu -N 2 --time=04:00:00 scripts/md_run.sh 17`, Allow, 0, "", "options then the script"},
 		{`sbatch --test-only slurm/scaling.sh`, Allow, 0, "", "validation only"},
@@ -109,7 +72,7 @@ func TestClassR20CatHPCRoutine(t *testing.T) {
 
 // Routine enterprise integration: Zowe, Salesforce, Databricks, Anypoint, GnuCOBOL, Kafka.
 func TestClassR20CatEnterpriseRoutine(t *testing.T) {
-	runR20Cases(t, []r20Case{
+	runBashCases(t, "/home/dev/proj", []bashCase{
 		{`zowe zos-files list data-set "JDOE.SRC.*"`, Allow, 0, "", "own data sets"},
 		{`zowe zos-files list all-members JDOE.COPYBOOKS --pattern ACC*`, Allow, 0, "", "members"},
 		{`zowe zos-files download data-set "JDOE.SRC.COBOL(PAYCALC)" -f src/paycalc.cbl`, Allow, 0, "", "download into the project"},
@@ -148,7 +111,7 @@ func TestClassR20CatEnterpriseRoutine(t *testing.T) {
 
 // Routine network operations and security research on the user's own lab and samples.
 func TestClassR20CatNetSecRoutine(t *testing.T) {
-	runR20Cases(t, []r20Case{
+	runBashCases(t, "/home/dev/proj", []bashCase{
 		{`nmap -sV -p 22,443 10.40.1.0/28`, Allow, 0, "base.catalog-lab", "private lab range"},
 		{`nmap -sn 192.168.122.0/24`, Allow, 0, "base.catalog-lab", "ping sweep of a lab bridge"},
 		{`nmap -sn 172.20.1.1-254`, Allow, 0, "base.catalog-lab", "octet range"},
@@ -201,7 +164,7 @@ func TestClassR20CatNetSecRoutine(t *testing.T) {
 // The destructive uses (r20cat_ops.go): deny where certain, a high ask where the target
 // cannot be confirmed as production, unchanged where they are routine.
 func TestClassR20CatDestructive(t *testing.T) {
-	runR20Cases(t, []r20Case{
+	runBashCases(t, "/home/dev/proj", []bashCase{
 		{`scontrol update JobId=991 Priority=4294967000`, Deny, 0, "ops.admin-grant", "top priority"},
 		{`scontrol update JobId=991 TimeLimit=02:00:00`, Ask, 0, "", "own job's time limit: not listed"},
 		{`sacctmgr -i modify account bio_lab set fairshare=9999`, Deny, 0, "ops.admin-grant", "fairshare"},

@@ -2,49 +2,15 @@ package riskmodel
 
 import (
 	"context"
-	"slices"
 	"testing"
 )
-
-// r20xCase is a bash -c line run in a project under /home/ana, with the decision the policy
-// gives it, the level when it matters, and optionally a rule that must be among the findings.
-type r20xCase struct {
-	src      string
-	decision Decision
-	level    Level
-	rule     string
-	why      string
-}
-
-func runR20xCases(t *testing.T, cases []r20xCase) {
-	t.Helper()
-	a, err := New(Policy{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range cases {
-		t.Run(tc.src, func(t *testing.T) {
-			v := a.Exec(context.Background(), ExecRequest{Command: []string{"bash", "-c", tc.src}, Cwd: "/home/ana/code/netlab"})
-			ids := ruleIDs(v)
-			if v.Decision != tc.decision {
-				t.Errorf("decision = %s at %s (rules %v), want %s (%s)", v.Decision, v.Assessment.Level, ids, tc.decision, tc.why)
-			}
-			if tc.level != 0 && v.Assessment.Level != tc.level {
-				t.Errorf("level = %s (rules %v), want %s (%s)", v.Assessment.Level, ids, tc.level, tc.why)
-			}
-			if tc.rule != "" && !slices.Contains(ids, tc.rule) {
-				t.Errorf("rules = %v, want %s among them (%s)", ids, tc.rule, tc.why)
-			}
-		})
-	}
-}
 
 // Read-only inspection needs root on most machines (firewall tables, sockets with their
 // owning processes, a routing daemon's control socket): the same rules that allow the command
 // unprivileged allow it under sudo, unless it can start a shell, reads where secrets live, or
 // changes anything — those stay with priv.sudo or their own rule.
 func TestClassR20SudoReadOnly(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		// allowed: the inner command is a plain read of system state
 		{src: `sudo iptables -S INPUT`, decision: Allow, why: "lists one chain's rules"},
 		{src: `sudo iptables -L FORWARD -n -v`, decision: Allow, why: "lists the forwarding chain"},
@@ -80,7 +46,7 @@ func TestClassR20SudoReadOnly(t *testing.T) {
 // privileged or host-mounting container through it is denied, other writes asked at high,
 // reads allowed.
 func TestClassR20RuntimeSocketAPI(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `curl -s --unix-socket /var/run/docker.sock -X POST -H 'Content-Type: application/json' -d '{"Image":"busybox","HostConfig":{"Privileged":true}}' http://v1.44/containers/create`,
 			decision: Deny, rule: "container.socket-api", why: "privileged container"},
 		{src: `curl --unix-socket /run/docker.sock -d '{"Image":"debian","Cmd":["chroot","/h"],"HostConfig":{"Mounts":[{"Type":"bind","Source":"/","Target":"/h"}]}}' http://x/containers/create`,
@@ -102,7 +68,7 @@ func TestClassR20RuntimeSocketAPI(t *testing.T) {
 // denied; a narrow one on another machine is a production change, asked; a narrow one on
 // this machine is left to the other rules.
 func TestClassR20ObservabilityDelete(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `curl -X POST -g 'http://thanos-store.prod:10902/api/v1/admin/tsdb/delete_series?match[]={job=~".*"}'`,
 			decision: Deny, rule: "net.observability-delete", why: "every series of a job label"},
 		{src: `curl -X POST http://mimir.internal/prometheus/api/v1/admin/tsdb/delete_series --data-urlencode 'match[]={__name__=~".+"}'`,
@@ -123,7 +89,7 @@ func TestClassR20ObservabilityDelete(t *testing.T) {
 // Administrator grants and security switches in each engine's own SQL are privilege
 // escalation and disabled row-level security: denied; ordinary grants keep their question.
 func TestClassR20SQLAdminEscalation(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `snowsql -c prod -q "GRANT ROLE SECURITYADMIN TO USER etl_bot"`, decision: Deny, rule: "db.sql-escalate", why: "Snowflake security administrator"},
 		{src: `snowsql -c analytics -q "ALTER TABLE sales.orders DROP ALL ROW ACCESS POLICIES"`, decision: Deny, rule: "db.sql-escalate", why: "row access policies removed"},
 		{src: `snowsql -c analytics -q "ALTER TABLE hr.staff MODIFY COLUMN salary UNSET MASKING POLICY"`, decision: Deny, rule: "db.sql-escalate", why: "masking removed"},
@@ -159,7 +125,7 @@ func TestClassR20SQLAdminEscalation(t *testing.T) {
 // gh pr merge --admin merges past required reviews and checks: branch protection off for
 // that merge.
 func TestClassR20MergeAdminBypass(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `gh pr merge 88 --rebase --admin --delete-branch`, decision: Deny, rule: "vcs.merge-admin-bypass", why: "bypasses branch protection"},
 		{src: `gh -R acme/api pr merge --admin 12`, decision: Deny, rule: "vcs.merge-admin-bypass", why: "bypasses branch protection"},
 		{src: `gh pr merge 88 --squash --auto`, decision: Ask, why: "merges when the checks pass"},
@@ -170,7 +136,7 @@ func TestClassR20MergeAdminBypass(t *testing.T) {
 // Python that drives network devices: configuration pushed is a production change (asked at
 // high), a wipe or reload is destruction (denied), getters are reads.
 func TestClassR20DeviceConfigPush(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: "python3 - <<'EOF'\nfrom netmiko import ConnectHandler\nfor ip in open('hosts/core.txt').read().split():\n    c = ConnectHandler(device_type='juniper_junos', host=ip, username='ops')\n    c.send_command('request system zeroize')\nEOF",
 			decision: Deny, rule: "net.device-config-push", why: "zeroizes every core device"},
 		{src: `python3 -c "from scrapli.driver.core import IOSXEDriver as D; c=D(host='edge2'); c.open(); c.send_configs(['no ip route 0.0.0.0 0.0.0.0'])"`,
@@ -210,7 +176,7 @@ func TestClassR20MalwareSample(t *testing.T) {
 // An exploit script aimed at a public host is asked about at high; aimed at this machine or a
 // private lab address it is the project's own script.
 func TestClassR20ExploitRemote(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `python3 exploits/cve-2023-4966.py -u https://gateway.partner.example.org`, decision: Ask, level: High, rule: "exec.exploit-remote", why: "a public host"},
 		{src: `./poc/run.sh 198.51.100.20:8443`, decision: Ask, level: High, rule: "exec.exploit-remote", why: "a public address"},
 		{src: `python3 exploits/cve-2023-4966.py -u https://127.0.0.1:8443`, decision: Allow, why: "this machine"},
@@ -222,7 +188,7 @@ func TestClassR20ExploitRemote(t *testing.T) {
 // Shredding a data file about people is destruction beyond recovery; shredding a key file or
 // build output, or rm of the data, keeps its own judgement.
 func TestClassR20ShredPeopleData(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `shred -n 5 -u survey/respondents_wave2.sav`, decision: Deny, rule: "fs.shred-people-data", why: "survey respondents"},
 		{src: `srm -r exports/patients-2024.parquet`, decision: Deny, rule: "fs.shred-people-data", why: "patient records"},
 		{src: `shred -u tmp/session.key`, decision: Allow, why: "not data about people"},
@@ -232,7 +198,7 @@ func TestClassR20ShredPeopleData(t *testing.T) {
 
 // Scheduling through Slurm's scrontab is cron on the cluster; listing it is a read.
 func TestClassR20Scrontab(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `(scrontab -l; echo '@hourly $HOME/.local/.sync/agent.sh') | scrontab -`, decision: Deny, rule: "sys.persistence", why: "persistence on the cluster"},
 		{src: `scrontab -r`, decision: Deny, rule: "sys.persistence", why: "removes the schedule"},
 		{src: `scrontab -l`, decision: Allow, why: "a read"},
@@ -242,7 +208,7 @@ func TestClassR20Scrontab(t *testing.T) {
 // A Jupyter configuration that listens everywhere with no token or password is an
 // unauthenticated code-execution service; other settings are an ordinary home write.
 func TestClassR20JupyterOpenConfig(t *testing.T) {
-	runR20xCases(t, []r20xCase{
+	runBashCases(t, "/home/ana/code/netlab", []bashCase{
 		{src: `printf "c.ServerApp.ip = '*'\nc.IdentityProvider.token = ''\n" >> ~/.jupyter/jupyter_server_config.py`, decision: Deny, rule: "net.jupyter-open-config", why: "open and unauthenticated"},
 		{src: `echo '{"ServerApp": {"ip": "0.0.0.0", "token": ""}}' > ~/.jupyter/jupyter_server_config.json`, decision: Deny, rule: "net.jupyter-open-config", why: "JSON form"},
 		{src: `echo "c.ServerApp.ip = '0.0.0.0'" >> ~/.jupyter/jupyter_server_config.py`, decision: Ask, why: "open but the token stays"},
