@@ -19,21 +19,7 @@ func catalogOutputs(s *Segment) []string {
 	if !ok || len(e.Outputs) == 0 && !e.WritesLast {
 		return nil
 	}
-	var out []string
-	for i, a := range args {
-		for _, o := range e.Outputs {
-			switch {
-			case a == o:
-				if i+1 < len(args) {
-					out = append(out, args[i+1])
-				}
-			case strings.HasPrefix(a, o+"="):
-				out = append(out, a[len(o)+1:])
-			case len(o) == 2 && o[0] == '-' && o[1] != '-' && strings.HasPrefix(a, o):
-				out = append(out, a[2:]) // -oREADME.pdf
-			}
-		}
-	}
+	out := toolOptionValues(args, e.Outputs)
 	if s.Name() == "magick" && args[0] == "identify" {
 		return out // magick identify prints what it reads
 	}

@@ -64,8 +64,8 @@ func toolOptionValues(args []string, opts []string) []string {
 				}
 			case strings.HasPrefix(a, o+"="):
 				out = append(out, a[len(o)+1:])
-			case !strings.HasPrefix(o, "--") && len(o) > 2 && strings.HasPrefix(a, o) && len(a) > len(o):
-				out = append(out, a[len(o):]) // nmap -oGFILE
+			case !strings.HasPrefix(o, "--") && len(o) >= 2 && strings.HasPrefix(a, o) && len(a) > len(o):
+				out = append(out, a[len(o):]) // a single-dash option's attached value: -oREADME.pdf, nmap -oGFILE
 			}
 		}
 	}
