@@ -276,23 +276,18 @@ func (x *extractor) command(seg *Segment, ctx walkCtx) *Segment {
 			continue
 		case name == "nohup" || name == "setsid" || name == "chronic" || name == "unbuffer" || name == "builtin" ||
 			name == "exec" && len(args) > 1 || name == "caffeinate" || name == "stdbuf" || name == "nice" || name == "ionice" ||
-			name == "time" || name == "timeout" || name == "gtimeout" || name == "flock" || name == "torsocks" || name == "proxychains" || name == "proxychains4":
-			rest := skipOpts(args[1:], wrapperArgOpts.get()[name])
+			name == "time" || name == "timeout" || name == "gtimeout" || name == "flock" || name == "torsocks" || name == "proxychains" || name == "proxychains4" ||
+			launcherArgOpts.get()[name] != nil:
+			rest, launcher := launcherArgv(name, args[1:]) // srun, mpirun, bsub: launchers.go
+			if !launcher {
+				rest = skipOpts(args[1:], wrapperArgOpts.get()[name])
+			}
 			if (name == "timeout" || name == "gtimeout") && len(rest) > 0 {
 				rest = rest[1:] // the duration
 			}
 			if name == "flock" && len(rest) > 0 {
 				rest = rest[1:] // the lock file
 			}
-			if len(rest) == 0 {
-				x.add(seg, ctx)
-				return seg
-			}
-			ctx = ctx.with(name)
-			seg.Args = rest
-			continue
-		case launcherArgOpts.get()[name] != nil:
-			rest, _ := launcherArgv(name, args[1:])
 			if len(rest) == 0 {
 				x.add(seg, ctx)
 				return seg
