@@ -13,7 +13,7 @@ import "strings"
 
 // launcherArgOpts maps each launcher to its options that take a separate value.
 var launcherArgOpts = table[map[string]map[string]bool]{build: func() map[string]map[string]bool {
-	slurm := words("-A --account -c --cpus-per-task -d --dependency -D --chdir -e --error -G --gpus -i --input -J --job-name " +
+	slurm := buildWordSet("-A --account -c --cpus-per-task -d --dependency -D --chdir -e --error -G --gpus -i --input -J --job-name " +
 		"-L --licenses -m --distribution -n --ntasks -N --nodes -o --output -p --partition -q --qos -t --time -w --nodelist " +
 		"-x --exclude -C --constraint -M --clusters -T --threads -W --wait -r --relative -b --begin --mem --mem-per-cpu " +
 		"--mem-per-gpu --gres --gpus-per-node --gpus-per-task --cpus-per-gpu --ntasks-per-node --ntasks-per-core " +
@@ -21,7 +21,7 @@ var launcherArgOpts = table[map[string]map[string]bool]{build: func() map[string
 		"--nice --priority --mail-type --mail-user --switches --network --hint --distribution --cores-per-socket " +
 		"--sockets-per-node --threads-per-core --gpu-bind --het-group --kill-on-bad-exit --label --open-mode --propagate " +
 		"--task-prolog --task-epilog --uid --gid --wckey --workdir")
-	mpi := words("-n -np --np -c -H --host -host --hostfile -hostfile --machinefile -machinefile -f --map-by --bind-to " +
+	mpi := buildWordSet("-n -np --np -c -H --host -host --hostfile -hostfile --machinefile -machinefile -f --map-by --bind-to " +
 		"--rank-by -x -ppn --ppn -N -npernode --npernode -wdir --wdir -wd --rankfile --prefix -genv -env -envlist " +
 		"-launcher -bootstrap -iface -hosts -configfile -tag-output-prefix --output-filename --timeout --report-bindings-file")
 	return map[string]map[string]bool{
@@ -30,21 +30,21 @@ var launcherArgOpts = table[map[string]map[string]bool]{build: func() map[string
 		"mpirun":  mpi,
 		"mpiexec": mpi,
 		"orterun": mpi,
-		"bsub": words("-n -q -o -e -oo -eo -J -W -R -P -G -m -M -w -gpu -cwd -app -sla -U -u -b -t -E -Ep -L -g -i " +
+		"bsub": buildWordSet("-n -q -o -e -oo -eo -J -W -R -P -G -m -M -w -gpu -cwd -app -sla -U -u -b -t -E -Ep -L -g -i " +
 			"-is -f -k -sp -c -C -D -F -S -v -ext -Lp -jsdl -pack -rnc -clusters -data -datachk -env -hostfile -Jd"),
-		"aprun": words("-n -N -d -S -j -cc -m -L -a -b -p -q -t -e -F -r -sl -ss -E -R -B -D -T"),
-		"jsrun": words("-n --nrs -a --tasks_per_rs -c --cpu_per_rs -g --gpu_per_rs -r --rs_per_host -b --bind -d " +
+		"aprun": buildWordSet("-n -N -d -S -j -cc -m -L -a -b -p -q -t -e -F -r -sl -ss -E -R -B -D -T"),
+		"jsrun": buildWordSet("-n --nrs -a --tasks_per_rs -c --cpu_per_rs -g --gpu_per_rs -r --rs_per_host -b --bind -d " +
 			"--launch_distribution -l --latency_priority -E --env -D --env_no_propagate -p --np -f --appfile"),
-		"ibrun": words("-n -o"),
+		"ibrun": buildWordSet("-n -o"),
 		// Batch submitters run the job script they are given (r20): judged as that script.
 		"sbatch": batchOpts(slurm, "--wrap -a --array -F --nodefile --mail-user --chdir"),
-		"qsub":   words("-a -A -c -C -d -D -e -j -J -k -l -m -M -N -o -p -P -q -r -R -S -t -u -v -W -w"),
+		"qsub":   buildWordSet("-a -A -c -C -d -D -e -j -J -k -l -m -M -N -o -p -P -q -r -R -S -t -u -v -W -w"),
 	}
 }}
 
 // batchOpts is a launcher's option set with more value-taking options added.
 func batchOpts(base map[string]bool, more string) map[string]bool {
-	m := words(more)
+	m := buildWordSet(more)
 	for k := range base {
 		m[k] = true
 	}
@@ -54,15 +54,6 @@ func batchOpts(base map[string]bool, more string) map[string]bool {
 // batchSubmitter reports a submitter that reads its first operand as a job script file, not
 // a command looked up on PATH: `sbatch job.sh` runs ./job.sh.
 func batchSubmitter(name string) bool { return name == "sbatch" || name == "qsub" }
-
-// words splits a space-separated list into a set.
-func words(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
 
 // launcherArgv returns the command a job launcher runs, and whether name is a launcher.
 // A launcher given no command (`salloc -N 2` opens a shell in the allocation) returns an

@@ -448,7 +448,7 @@ var minerNames = table[map[string]bool]{build: func() map[string]bool {
 // own setup pages, miningpoolstats.stream): a program pointed at one mines, whatever it is
 // called.
 var miningPools = table[map[string]bool]{build: func() map[string]bool {
-	return words("minexmr.com supportxmr.com nanopool.org moneroocean.stream hashvault.pro c3pool.com c3pool.org " +
+	return buildWordSet("minexmr.com supportxmr.com nanopool.org moneroocean.stream hashvault.pro c3pool.com c3pool.org " +
 		"2miners.com f2pool.com ethermine.org nicehash.com unmineable.com herominers.com xmrpool.eu dwarfpool.com " +
 		"viabtc.com antpool.com slushpool.com braiins.com poolin.com flypool.org miningpoolhub.com kryptex.network " +
 		"woolypooly.com zpool.ca prohashing.com minergate.com p2pool.io xmrfast.com monerohash.com herominers.net")

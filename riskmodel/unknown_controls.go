@@ -13,7 +13,7 @@ import "strings"
 // SELinux/AppArmor, auditd, Defender, audit logging) and the agents and alerting that do
 // their work.
 var controlNouns = table[map[string]bool]{build: func() map[string]bool {
-	return words("audit auditd auditing firewall firewalld iptables nftables alert alerts alerting alarm alarms " +
+	return buildWordSet("audit auditd auditing firewall firewalld iptables nftables alert alerts alerting alarm alarms " +
 		"alertname monitor monitors monitoring edr xdr defender antivirus av selinux apparmor sensor siem waf mfa 2fa " +
 		"protection guardduty cloudtrail falco osquery wazuh crowdstrike falcon sentinelone gatekeeper sip " +
 		"tamper realtime ids ips snort suricata zeek sentinel")
@@ -21,13 +21,13 @@ var controlNouns = table[map[string]bool]{build: func() map[string]bool {
 
 // controlOffVerbs switch a control off, quieten it or take it away.
 var controlOffVerbs = table[map[string]bool]{build: func() map[string]bool {
-	return words("disable disabled deactivate stop silence silences mute suppress pause bypass off unload " +
+	return buildWordSet("disable disabled deactivate stop silence silences mute suppress pause bypass off unload " +
 		"uninstall remove delete kill unregister deregister expire")
 }}
 
 // powerWords power a machine down or cycle it.
 var powerWords = table[map[string]bool]{build: func() map[string]bool {
-	return words("poweroff powerdown powercycle hardreset shutdown halt graceshutdown")
+	return buildWordSet("poweroff powerdown powercycle hardreset shutdown halt graceshutdown")
 }}
 
 // unknownControlRisk returns why an unknown program's words switch a control off or power a
