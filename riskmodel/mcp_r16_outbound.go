@@ -122,6 +122,16 @@ var mcpR16PhoneRecipient = table[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:whatsapp:)?\+?\d[\d ().-]{6,18}\d$`)
 }}
 
+// publishes reports a call that sends or creates something other people read (a message,
+// a page, a ticket, a share): the tool's, action's or object's words say so.
+func (c *mcpCtx) publishes() bool {
+	if c.sends {
+		return true
+	}
+	words := append(append(append([]string{}, c.toolWords...), c.actWords...), c.objWords...)
+	return mcpAnyWord(words, mcpR16PublishWords.get())
+}
+
 // outboundDest returns where a publishing call's content goes when that is outside the team
 // (a recipient, a channel, "anyone with the link"), and whether that is certain.
 func (c *mcpCtx) outboundDest() (where string, sure bool) {
@@ -134,8 +144,7 @@ func (c *mcpCtx) outboundDest() (where string, sure bool) {
 	if c.browser || c.local || c.act < mcpActWrite {
 		return "", false
 	}
-	words := append(append(append([]string{}, c.toolWords...), c.actWords...), c.objWords...)
-	if !c.sends && !mcpAnyWord(words, mcpR16PublishWords.get()) {
+	if !c.publishes() {
 		return "", false
 	}
 	sender := ""

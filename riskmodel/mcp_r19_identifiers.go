@@ -22,8 +22,7 @@ func (c *mcpCtx) identifiersPosted() string {
 	if len(c.secrets) > 0 || c.browser || c.local || c.httpSend || c.act < mcpActWrite {
 		return ""
 	}
-	words := append(append(append([]string{}, c.toolWords...), c.actWords...), c.objWords...)
-	if !c.sends && !mcpAnyWord(words, mcpR16PublishWords.get()) {
+	if !c.publishes() {
 		return ""
 	}
 	if where, _ := c.outboundDest(); where != "" {
